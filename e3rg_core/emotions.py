@@ -1,0 +1,84 @@
+"""The emotion taxonomy: the one place that names emotions and maps between label sets.
+
+Fine labels are the 36 words E3RG prompts with (the 32 EmpatheticDialogues labels plus four MEAD-only
+words), in E3RG's prompt order. Coarse classes are the 8 MEAD emotions that DICE-Talk renders.
+
+One fine->coarse map serves both evaluation and generation. Upstream used two that disagree on six labels
+(its HIT map "A" and its DICE-Talk map "B"). We keep map A exactly: it is the map behind the published HIT
+numbers, so our evaluation stays comparable, and its choices are also the sounder ones for rendering
+(map B sends "devastated" to surprised and "disappointed" to contempt). Map A's "embarrassed -> disgusted"
+comes from a duplicated dict key upstream; it is kept because it is what the published HIT computed.
+"""
+from __future__ import annotations
+
+import re
+
+COARSE_LABELS: tuple[str, ...] = (
+    "neutral", "happy", "surprised", "angry", "fear", "sad", "disgusted", "contempt",
+)
+
+FINE_TO_COARSE: dict[str, str] = {
+    "neutral": "neutral", "happy": "happy", "surprised": "surprised", "angry": "angry",
+    "fear": "fear", "sad": "sad", "disgusted": "disgusted", "contempt": "contempt",
+    "joyful": "happy", "prepared": "happy", "content": "happy", "caring": "happy",
+    "trusting": "happy", "faithful": "happy", "confident": "happy", "hopeful": "happy",
+    "grateful": "happy", "proud": "happy", "excited": "happy", "anticipating": "happy",
+    "lonely": "sad", "guilty": "sad", "anxious": "sad", "nostalgic": "sad",
+    "embarrassed": "disgusted", "disappointed": "sad", "sentimental": "sad", "ashamed": "sad",
+    "devastated": "sad",
+    "impressed": "surprised", "furious": "angry", "annoyed": "angry",
+    "afraid": "fear", "terrified": "fear", "apprehensive": "fear",
+    "jealous": "contempt",
+}
+
+FINE_LABELS: tuple[str, ...] = tuple(FINE_TO_COARSE)
+
+# AvaMERG annotations use words outside the 36; these are their nearest candidates (after AvaMERG's own
+# normalisation table, minus its slips such as "confused -> jealous") plus common noun/adjective forms.
+_ALIASES: dict[str, str] = {
+    "conflicted": "anxious", "worried": "anxious", "stressed": "anxious", "overwhelmed": "anxious",
+    "nervous": "anxious", "worry": "anxious", "anxiety": "anxious", "confused": "anxious",
+    "fearful": "afraid", "helpless": "afraid", "vulnerable": "afraid", "scared": "afraid",
+    "frustrated": "annoyed", "frustration": "annoyed", "irritated": "annoyed", "annoyance": "annoyed",
+    "melancholy": "sad", "sadness": "sad", "unhappy": "sad", "upset": "sad", "depressed": "sad",
+    "exhausted": "sad", "tired": "sad", "hurt": "sad", "heartbroken": "devastated",
+    "regret": "guilty", "remorse": "guilty", "guilt": "guilty", "inadequacy": "ashamed", "shame": "ashamed",
+    "lost": "lonely", "loneliness": "lonely", "isolated": "lonely",
+    "happiness": "happy", "glad": "happy", "joy": "joyful", "delighted": "joyful", "pleased": "content",
+    "thankful": "grateful", "gratitude": "grateful", "pride": "proud", "hope": "hopeful",
+    "love": "caring", "loving": "caring", "trust": "trusting", "anticipation": "anticipating",
+    "eager": "anticipating", "relieved": "content", "calm": "neutral", "none": "neutral",
+    "surprise": "surprised", "amazed": "impressed", "astonished": "surprised", "shocked": "surprised",
+    "anger": "angry", "mad": "angry", "rage": "furious", "outraged": "furious",
+    "fright": "fear", "terror": "terrified", "horrified": "terrified",
+    "disgust": "disgusted", "revulsion": "disgusted", "contemptuous": "contempt", "envy": "jealous",
+    "envious": "jealous", "embarrassment": "embarrassed", "nostalgia": "nostalgic",
+    "disappointment": "disappointed",
+}
+
+# How the listener avatar voices each coarse emotion with OpenVoice V1's English styles. The listener
+# mirrors the speaker's feeling (E3RG's explicit-emotion design) but stays conversational: a neutral turn
+# gets the friendly style, and disgust/contempt, which have no matching style, get the default one.
+OPENVOICE_STYLES: tuple[str, ...] = (
+    "default", "whispering", "shouting", "excited", "cheerful", "terrified", "angry", "sad", "friendly",
+)
+COARSE_TO_OPENVOICE_STYLE: dict[str, str] = {
+    "neutral": "friendly", "happy": "cheerful", "surprised": "excited", "angry": "angry",
+    "fear": "terrified", "sad": "sad", "disgusted": "default", "contempt": "default",
+}
+
+# DICE-Talk ships one prior per MEAD emotion, named like the coarse classes.
+COARSE_TO_DICETALK_EMOTION: dict[str, str] = {label: label for label in COARSE_LABELS}
+
+
+def coarse_of(fine: str) -> str:
+    """The coarse class of a fine label (KeyError for a word outside the taxonomy)."""
+    return FINE_TO_COARSE[fine]
+
+
+def normalise_label(word: str) -> str | None:
+    """Map an annotation or model word to a fine label, or None when it names no known emotion."""
+    key = re.sub(r"[^a-z]", "", word.strip().lower())
+    if key in FINE_TO_COARSE:
+        return key
+    return _ALIASES.get(key)

@@ -1,0 +1,108 @@
+"""Command line: E3RG's evaluation on an AvaMERG-format file.
+
+    python -m e3rg_core.evaluate DATA.json [--limit N] [--emotion-only] [--k-shot K] [--media-dir D] --out REPORT.json
+
+HIT as E3RG defines it (the last turn's voted emotion in the gold label's coarse class), exact fine accuracy,
+a coarse confusion matrix, and sentence-averaged Dist-1/2 over the replies written for every turn. Gold labels
+outside the taxonomy are normalised; those that name no known emotion are counted and left out of HIT.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from .dialogue import Dialogue, Turn, load_dialogues
+from .emotions import normalise_label
+from .engines import AudioClip, UnderstandingRequest, VideoClip
+from .errors import InputError
+from .media import load_audio, load_video
+from .metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate
+from .pipeline import E3RGPipeline
+from .understanding.prompts import SHOT_CHOICES, sample_examples
+
+
+def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple[AudioClip | None, VideoClip | None]:
+    """AvaMERG's clips of the turn's last utterance (diaXXXXXuttN_ID.wav/.mp4), when a media folder is given."""
+    if media_dir is None:
+        return None, None
+    last = turn.history[-1]
+    profile = dialogue.speaker_profile if last.role == "speaker" else dialogue.listener_profile
+    stem = f"dia{dialogue.conversation_id}utt{last.index}_{profile.id}"
+    audio = video = None
+    try:
+        if (media_dir / f"{stem}.wav").is_file():
+            audio = load_audio(media_dir / f"{stem}.wav")
+        if (media_dir / f"{stem}.mp4").is_file():
+            video, _ = load_video(media_dir / f"{stem}.mp4")
+    except InputError:
+        pass    # an unusable clip leaves that modality out, as if it were missing
+    return audio, video
+
+
+def evaluate(pipeline: E3RGPipeline, dialogues: list[Dialogue], k_shot: int, emotion_only: bool,
+             media_dir: Path | None = None, progress: bool = True) -> dict:
+    from tqdm import tqdm
+    predicted, gold, unmapped, replies, notices = [], [], [], [], []
+    for dialogue in tqdm(dialogues, desc="evaluating", unit="dialogue", disable=not progress):
+        if not dialogue.turns:
+            continue
+        turns = dialogue.turns if not emotion_only else dialogue.turns[-1:]
+        for turn in turns:
+            audio, video = _turn_media(dialogue, turn, media_dir) if turn is dialogue.turns[-1] else (None, None)
+            query = UnderstandingRequest(history=turn.history, context=turn.context, audio=audio, video=video)
+            query = replace(query, examples=sample_examples(pipeline.example_pool, k_shot, query,
+                                                            dialogue.conversation_id))
+            emotion = pipeline.understand(query, notices)
+            if turn is dialogue.turns[-1]:
+                label = normalise_label(turn.speaker_emotion or "")
+                if label is None:
+                    unmapped.append(turn.speaker_emotion)
+                else:
+                    predicted.append(emotion.fine)
+                    gold.append(label)
+            if not emotion_only:
+                *_, reply = pipeline.write(query, emotion, notices)
+                replies.append(reply)
+    report = {"n": len(gold), "hit": hit_rate(predicted, gold), "fine_accuracy": fine_accuracy(predicted, gold),
+              "unmapped_gold": len(unmapped), "unmapped_gold_labels": sorted({str(u) for u in unmapped}),
+              "confusion": coarse_confusion(predicted, gold), "k_shot": k_shot,
+              "voters": [v.name for v in pipeline.engines.voters]}
+    if not emotion_only:
+        report |= {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
+                   "writer": pipeline.engines.writer.name}
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m e3rg_core.evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("data", help="AvaMERG-format JSON")
+    parser.add_argument("--limit", type=int, default=None, help="evaluate the first N conversations")
+    parser.add_argument("--emotion-only", action="store_true", help="skip reply writing (HIT only)")
+    parser.add_argument("--k-shot", type=int, default=0, choices=SHOT_CHOICES)
+    parser.add_argument("--media-dir", type=Path, default=None, help="folder of AvaMERG clips for the last turns")
+    parser.add_argument("--out", required=True, type=Path)
+    args = parser.parse_args(argv)
+
+    from .memory.avatars import AvatarStore
+    from .tiers import lite_engines
+    try:
+        dialogues = load_dialogues(args.data)[: args.limit]
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    # k-shot examples come from the evaluated data itself, never from the query conversation
+    pipeline = E3RGPipeline(lite_engines(), AvatarStore(), dialogues)
+    report = evaluate(pipeline, dialogues, args.k_shot, args.emotion_only, args.media_dir)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.items()
+               if k in ("n", "hit", "fine_accuracy", "dist1", "dist2", "unmapped_gold")}
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""Lite speech: hibari-tts's bundled voice, styled per coarse emotion and pitched toward the avatar's voice.
+
+Pitch moves by resampling, which moves the formants with it (a lowered voice also sounds larger). hibari is
+asked for a compensating pace, so the resampled speech keeps the tempo the emotion and the user asked for.
+Only the voice that ships inside the package is used: any other hibari voice would be downloaded.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..emotions import coarse_of
+from ..engines import AudioClip, GenerationSettings, Speech, SpeechEngine
+from ..errors import EngineUnavailableError, MissingInputError
+from ..limits import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
+from ..memory.avatars import Avatar
+from ..prosody import pitch_track
+
+BUNDLED_VOICE = "heart"
+MAX_SHIFT_SEMITONES = 12.0
+HIBARI_SPEED_RANGE = (0.5, 2.0)     # the pace range hibari documents
+REFERENCE_F0_FEATURE = "lite_speech.reference_median_f0"
+_TARGET_RMS = 0.06                  # neutral loudness; leaves headroom for the loudest style
+_FADE_SECONDS = 0.03
+# A sentence of ordinary declarative speech, to measure the bundled voice's own median pitch once.
+_CALIBRATION_TEXT = "Thank you for telling me about your day. I am listening, so take your time."
+
+
+@dataclass(frozen=True)
+class SpeakingStyle:
+    rate: float         # tempo factor at full intensity
+    semitones: float    # pitch offset from the avatar-matched voice
+    gain_db: float      # loudness relative to neutral
+
+
+# Directions follow the vocal-emotion literature (Banse & Scherer 1996): aroused states are faster, higher
+# and louder, sadness slower, lower and quieter; disgust and contempt are slow-ish and low.
+SPEAKING_STYLES: dict[str, SpeakingStyle] = {
+    "neutral": SpeakingStyle(rate=1.00, semitones=0.0, gain_db=0.0),
+    "happy": SpeakingStyle(rate=1.08, semitones=1.5, gain_db=2.0),
+    "surprised": SpeakingStyle(rate=1.10, semitones=2.5, gain_db=3.0),
+    "angry": SpeakingStyle(rate=1.10, semitones=1.0, gain_db=4.0),
+    "fear": SpeakingStyle(rate=1.12, semitones=2.0, gain_db=-1.0),
+    "sad": SpeakingStyle(rate=0.85, semitones=-2.0, gain_db=-4.0),
+    "disgusted": SpeakingStyle(rate=0.92, semitones=-1.0, gain_db=0.0),
+    "contempt": SpeakingStyle(rate=0.94, semitones=-1.5, gain_db=-1.0),
+}
+
+
+def median_f0(clip: AudioClip) -> float:
+    """Median pitch over voiced frames in Hz, 0 when nothing is voiced."""
+    f0 = pitch_track(clip)
+    voiced = f0[np.isfinite(f0)]
+    return float(np.median(voiced)) if len(voiced) else 0.0
+
+
+def speakable_text(text: str) -> str:
+    """The reply with whitespace collapsed, cut to MAX_REPLY_CHARS at a sentence end or else a word end."""
+    text = " ".join(text.split())
+    if not text:
+        raise MissingInputError("There is no reply text to speak.")
+    if len(text) <= MAX_REPLY_CHARS:
+        return text
+    cut = text[:MAX_REPLY_CHARS]
+    sentence_end = max(cut.rfind(mark) for mark in ".!?")
+    if sentence_end >= MAX_REPLY_CHARS // 2:
+        return cut[:sentence_end + 1]
+    return cut.rsplit(" ", 1)[0]
+
+
+class LiteSpeechEngine(SpeechEngine):
+    """hibari-tts (bundled American female voice) + per-emotion rate/pitch/energy + avatar pitch match."""
+
+    name = "lite: hibari-tts + pitch match"
+    supported_settings = frozenset({"emotion_intensity", "speech_speed", "seed"})
+
+    def __init__(self, threads: int = 1):
+        try:
+            from hibari import Hibari
+            from hibari.voices import voice_path
+            self._tts = Hibari(voice=BUNDLED_VOICE, model=voice_path(BUNDLED_VOICE, download_missing=False),
+                               threads=threads)
+        except (ImportError, OSError, ValueError) as error:
+            raise EngineUnavailableError(f"The lite speech engine needs hibari-tts ({error}).") from error
+        self.sample_rate = int(self._tts.sample_rate)
+        # hibari's G2P loads lazily and is not known to be thread-safe; synthesis is ~100x real time, so
+        # serialising requests costs little.
+        self._lock = threading.Lock()
+        self.own_f0 = median_f0(AudioClip(self._synthesize_native(_CALIBRATION_TEXT, 1.0, 0, np.inf),
+                                          self.sample_rate))
+
+    def _synthesize_native(self, text: str, speed: float, seed: int | None, max_samples: float) -> np.ndarray:
+        parts, total = [], 0
+        with self._lock:
+            for part in self._tts.stream(text, speed=speed, seed=seed):
+                parts.append(part)
+                total += len(part)
+                if total >= max_samples:
+                    break
+        return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
+
+    def reference_f0(self, avatar: Avatar) -> float:
+        """The avatar reference voice's median pitch, measured once per avatar and cached with it."""
+        value = avatar.feature(REFERENCE_F0_FEATURE,
+                               lambda: np.array([median_f0(avatar.reference_voice(self.sample_rate))]))
+        return float(value.reshape(-1)[0])
+
+    def voice_shift(self, avatar: Avatar) -> float:
+        """Semitones from the bundled voice to the avatar's, within +-MAX_SHIFT_SEMITONES (0 if unvoiced)."""
+        reference = self.reference_f0(avatar)
+        if reference <= 0 or self.own_f0 <= 0:
+            return 0.0
+        return float(np.clip(12 * np.log2(reference / self.own_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
+
+    def synthesize(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings) -> Speech:
+        import librosa
+        text = speakable_text(text)
+        style = SPEAKING_STYLES[coarse_of(emotion)]
+        strength = float(np.clip(settings.emotion_intensity, 0.0, 2.0))
+        tempo = float(np.clip(settings.speech_speed, *HIBARI_SPEED_RANGE)) * style.rate ** strength
+        shift = float(np.clip(self.voice_shift(avatar) + style.semitones * strength,
+                              -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
+        ratio = 2.0 ** (shift / 12)
+        # Resampling by ratio shortens the speech by ratio, so hibari speaks that much slower first.
+        speed = float(np.clip(tempo / ratio, *HIBARI_SPEED_RANGE))
+        max_samples = MAX_SPEECH_SECONDS * self.sample_rate
+        native = self._synthesize_native(text, speed, settings.seed, max_samples * ratio)
+        if not len(native):
+            raise MissingInputError("The reply has nothing that can be spoken.")
+        samples = librosa.resample(native, orig_sr=self.sample_rate * ratio, target_sr=self.sample_rate)
+        if len(samples) > max_samples:
+            samples = samples[: int(max_samples)]
+            fade = int(_FADE_SECONDS * self.sample_rate)
+            samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
+        return Speech(samples=self._loudness(samples, style.gain_db * strength), sample_rate=self.sample_rate,
+                      engine=self.name)
+
+    @staticmethod
+    def _loudness(samples: np.ndarray, gain_db: float) -> np.ndarray:
+        rms = float(np.sqrt(np.mean(samples ** 2)))
+        if rms <= 0:
+            return samples.astype(np.float32)
+        scaled = samples * (_TARGET_RMS * 10 ** (gain_db / 20) / rms)
+        peak = float(np.max(np.abs(scaled)))
+        if peak > 0.98:
+            scaled *= 0.98 / peak
+        return scaled.astype(np.float32)

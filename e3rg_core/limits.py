@@ -1,0 +1,18 @@
+"""Bounds on what one request may cost. One place for every cap."""
+from __future__ import annotations
+
+MAX_TEXT_CHARS = 2_000              # the user's latest turn
+MAX_HISTORY_CHARS = 8_000           # the whole dialogue so far
+MAX_HISTORY_UTTERANCES = 40
+MAX_UPLOAD_BYTES = 200 * 1024 * 1024
+MAX_INPUT_AUDIO_SECONDS = 60.0      # user audio, and audio taken from a user video
+MAX_INPUT_VIDEO_SECONDS = 60.0
+MAX_VIDEO_FRAMES_SAMPLED = 64       # frames the understanding stage may look at
+MIN_AUDIO_RMS = 1e-3                # below this a clip counts as silent
+MIN_REFERENCE_SPEECH_SECONDS = 3.0  # voice cloning needs this much speech in the reference
+MAX_REFERENCE_VOICE_SECONDS = 60.0
+MAX_REPLY_TOKENS = 96
+MAX_REPLY_CHARS = 600               # the reply that speech and video render
+MAX_SPEECH_SECONDS = 30.0           # generated speech, and therefore the talking-head video
+MAX_PORTRAIT_PIXELS = 4096 * 4096
+AUDIO_SAMPLE_RATE = 16_000          # what the understanding stage consumes

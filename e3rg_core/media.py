@@ -1,0 +1,187 @@
+"""Reading and writing media safely: size and length caps, clear errors, ffmpeg from imageio-ffmpeg.
+
+ffmpeg is always called with an argument list (never a shell string) and a timeout.
+"""
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from .engines import AudioClip, VideoClip
+from .errors import (CorruptMediaError, FileTooLargeError, MediaTooLongError, MissingInputError,
+                     SilentAudioError, UnsupportedMediaError)
+from .limits import (AUDIO_SAMPLE_RATE, MAX_INPUT_AUDIO_SECONDS, MAX_INPUT_VIDEO_SECONDS, MAX_PORTRAIT_PIXELS,
+                     MAX_UPLOAD_BYTES, MAX_VIDEO_FRAMES_SAMPLED, MIN_AUDIO_RMS)
+
+AUDIO_SUFFIXES = frozenset({".wav", ".mp3", ".flac", ".ogg", ".m4a", ".aac", ".webm", ".opus"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".mov", ".webm", ".mkv", ".avi", ".m4v"})
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".bmp"})
+_FFMPEG_TIMEOUT_S = 120
+_VIDEO_MAX_SIDE = 640   # frames are scaled down on decode; no consumer needs more
+
+
+def ffmpeg_exe() -> str:
+    import imageio_ffmpeg
+    return imageio_ffmpeg.get_ffmpeg_exe()
+
+
+def check_file(path: str | Path | None, suffixes: frozenset[str], kind: str) -> Path:
+    """The path of an existing, non-empty, not-too-large file with an accepted suffix."""
+    if path is None or str(path) == "":
+        raise MissingInputError(f"No {kind} file was given.")
+    file = Path(path)
+    if not file.is_file():
+        raise MissingInputError(f"The {kind} file {file.name} does not exist.")
+    if file.suffix.lower() not in suffixes:
+        raise UnsupportedMediaError(
+            f"{file.name}: {file.suffix or 'no extension'} is not a supported {kind} format "
+            f"(use {', '.join(sorted(suffixes))}).")
+    size = file.stat().st_size
+    if size == 0:
+        raise CorruptMediaError(f"The {kind} file {file.name} is empty.")
+    if size > MAX_UPLOAD_BYTES:
+        raise FileTooLargeError(
+            f"{file.name} is {size / 2**20:.0f} MB; the limit is {MAX_UPLOAD_BYTES / 2**20:.0f} MB.")
+    return file
+
+
+class _NoStream(Exception):
+    pass
+
+
+def _run_ffmpeg(args: list[str], what: str) -> bytes:
+    command = [ffmpeg_exe(), "-hide_banner", "-loglevel", "error", "-nostdin", *args]
+    try:
+        done = subprocess.run(command, capture_output=True, timeout=_FFMPEG_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise CorruptMediaError(f"Decoding {what} took too long; the file may be damaged.") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace")
+        if "does not contain any stream" in message:
+            raise _NoStream
+        reason = message.strip().splitlines()
+        raise CorruptMediaError(f"{what} could not be decoded ({reason[-1] if reason else 'ffmpeg failed'}).")
+    return done.stdout
+
+
+def decode_audio(file: Path, sample_rate: int, max_seconds: float, what: str) -> np.ndarray | None:
+    """Mono float32 samples of a file's first audio stream, or None when it has no audio stream."""
+    # Decoding a little past the cap tells an over-long file from one exactly at it without reading it all.
+    try:
+        raw = _run_ffmpeg(["-i", str(file), "-map", "0:a:0?", "-vn", "-ac", "1", "-ar", str(sample_rate),
+                           "-t", f"{max_seconds + 0.5:.3f}", "-f", "f32le", "-"], what)
+    except _NoStream:
+        return None
+    if not raw:
+        return None
+    samples = np.frombuffer(raw, dtype=np.float32).copy()
+    if len(samples) > max_seconds * sample_rate + 1:
+        raise MediaTooLongError(f"{what} is longer than {max_seconds:.0f} s; please trim it.")
+    return samples
+
+
+def require_sound(clip: AudioClip, what: str) -> AudioClip:
+    if clip.seconds < 0.2 or float(np.sqrt(np.mean(clip.samples ** 2))) < MIN_AUDIO_RMS:
+        raise SilentAudioError(f"{what} is silent or too short to hear anything.")
+    return clip
+
+
+def load_audio(path: str | Path | None, sample_rate: int = AUDIO_SAMPLE_RATE,
+               max_seconds: float = MAX_INPUT_AUDIO_SECONDS, what: str = "The audio") -> AudioClip:
+    """Decode an audio file to mono float32 at sample_rate, rejecting missing, corrupt, silent or long input."""
+    file = check_file(path, AUDIO_SUFFIXES | VIDEO_SUFFIXES, "audio")
+    samples = decode_audio(file, sample_rate, max_seconds, what)
+    if samples is None:
+        raise CorruptMediaError(f"{what} ({file.name}) contains no audio stream.")
+    return require_sound(AudioClip(samples=samples, sample_rate=sample_rate), what)
+
+
+def _video_meta(file: Path) -> dict:
+    import imageio_ffmpeg
+    try:
+        reader = imageio_ffmpeg.read_frames(str(file))
+        meta = next(reader)
+        reader.close()
+    except (RuntimeError, OSError, StopIteration) as error:
+        raise CorruptMediaError(f"The video {file.name} could not be read ({str(error).splitlines()[0]}).") from None
+    return meta
+
+
+def load_video(path: str | Path | None, frame_count: int = MAX_VIDEO_FRAMES_SAMPLED,
+               max_seconds: float = MAX_INPUT_VIDEO_SECONDS,
+               sample_rate: int = AUDIO_SAMPLE_RATE) -> tuple[VideoClip, AudioClip | None]:
+    """Frames sampled uniformly over the clip (scaled to at most 640 px), and its audio track if it has one."""
+    import imageio_ffmpeg
+    file = check_file(path, VIDEO_SUFFIXES, "video")
+    meta = _video_meta(file)
+    duration = float(meta.get("duration") or 0.0)
+    fps = float(meta.get("fps") or 0.0)
+    if duration <= 0 or fps <= 0:
+        raise CorruptMediaError(f"The video {file.name} has no readable frames.")
+    if duration > max_seconds + 0.5:
+        raise MediaTooLongError(f"The video is {duration:.0f} s long; the limit is {max_seconds:.0f} s.")
+    targets = (np.arange(frame_count) + 0.5) * (duration / frame_count)
+    scale = f"scale='min({_VIDEO_MAX_SIDE},iw)':'min({_VIDEO_MAX_SIDE},ih)':force_original_aspect_ratio=decrease"
+    frames, times = [], []
+    try:
+        reader = imageio_ffmpeg.read_frames(str(file), output_params=["-vf", scale + ",pad=ceil(iw/2)*2:ceil(ih/2)*2"])
+        size = next(reader)["size"]
+        next_target = 0
+        for index, buffer in enumerate(reader):
+            time = index / fps
+            if next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
+                frame = np.frombuffer(buffer, dtype=np.uint8).reshape(size[1], size[0], 3)
+                while next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
+                    next_target += 1
+                frames.append(frame)
+                times.append(time)
+        reader.close()
+    except (RuntimeError, OSError) as error:
+        raise CorruptMediaError(f"The video {file.name} could not be decoded ({str(error).splitlines()[0]}).") from None
+    if not frames:
+        raise CorruptMediaError(f"The video {file.name} has no readable frames.")
+    clip = VideoClip(frames=np.stack(frames), times=np.asarray(times), duration=duration, fps=fps)
+    samples = decode_audio(file, sample_rate, max_seconds, "The video's audio")
+    audio = AudioClip(samples, sample_rate) if samples is not None and len(samples) else None
+    return clip, audio
+
+
+def load_image(path: str | Path | None, what: str = "portrait") -> np.ndarray:
+    """An RGB uint8 image, rejecting missing, corrupt, huge and unsupported files."""
+    from PIL import Image, UnidentifiedImageError
+    file = check_file(path, IMAGE_SUFFIXES, what)
+    try:
+        with Image.open(file) as image:
+            if image.width * image.height > MAX_PORTRAIT_PIXELS:
+                raise FileTooLargeError(f"The {what} is {image.width}x{image.height}; please use a smaller image.")
+            return np.asarray(image.convert("RGB"))
+    except (UnidentifiedImageError, OSError, Image.DecompressionBombError):
+        raise CorruptMediaError(f"The {what} {file.name} is not a readable image.") from None
+
+
+def write_wav(path: str | Path, samples: np.ndarray, sample_rate: int) -> Path:
+    import soundfile
+    soundfile.write(str(path), np.clip(samples, -1.0, 1.0).astype(np.float32), sample_rate, subtype="PCM_16")
+    return Path(path)
+
+
+def write_mp4(frames: Iterable[np.ndarray], fps: float, audio_path: str | Path | None,
+              out_path: str | Path) -> Path:
+    """Encode RGB uint8 frames (all the same even-sided size) as H.264, muxed with the audio as AAC."""
+    import imageio_ffmpeg
+    iterator = iter(frames)
+    first = next(iterator)
+    height, width = first.shape[:2]
+    writer = imageio_ffmpeg.write_frames(
+        str(out_path), (width, height), fps=fps, codec="libx264", pix_fmt_out="yuv420p", macro_block_size=2,
+        quality=None, bitrate=None, output_params=["-crf", "20", "-preset", "veryfast", "-movflags", "+faststart"],
+        audio_path=None if audio_path is None else str(audio_path), audio_codec="aac")
+    writer.send(None)
+    writer.send(np.ascontiguousarray(first))
+    for frame in iterator:
+        writer.send(np.ascontiguousarray(frame))
+    writer.close()
+    return Path(out_path)

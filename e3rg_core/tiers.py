@@ -1,0 +1,65 @@
+"""Which engines serve a request: building the lite (CPU) tier, and the pipeline around a tier."""
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+from pathlib import Path
+
+from .dialogue import Dialogue, load_dialogues
+from .engines import EngineSet, ReplyWriter
+from .errors import EngineUnavailableError
+from .memory.avatars import AvatarStore
+from .pipeline import E3RGPipeline
+from .understanding.template_writer import TemplateReplyWriter
+from .understanding.transcriber import Transcriber
+
+log = logging.getLogger(__name__)
+
+EXAMPLE_DIALOGUES = Path(__file__).resolve().parents[1] / "examples" / "dialogues.json"
+
+
+@lru_cache(maxsize=1)
+def lite_engines() -> EngineSet:
+    """The CPU engines on package-shipped models; loaded once per process and shared (they hold no request state)."""
+    from .generation.lite_speech import LiteSpeechEngine
+    from .generation.lite_video import LiteTalkingPortrait
+    from .understanding.face_voter import FaceEmotionVoter
+    from .understanding.lite_writer import SmolLMReplyWriter
+    from .understanding.prosody_voter import VoiceProsodyVoter
+    from .understanding.text_voter import TextEmotionVoter
+
+    notices = []
+    writer: ReplyWriter
+    try:
+        writer = SmolLMReplyWriter()
+    except EngineUnavailableError as error:
+        log.warning("lite reply writer unavailable: %s", error)
+        notices.append(f"No language model is available here ({error}); replies come from templates.")
+        writer = TemplateReplyWriter()
+    return EngineSet(voters=[TextEmotionVoter(), FaceEmotionVoter(), VoiceProsodyVoter()], writer=writer,
+                     speech=LiteSpeechEngine(), video=LiteTalkingPortrait(), tier="lite", notices=notices)
+
+
+def lite_supported_settings() -> frozenset[str]:
+    """The generation settings the lite engines honour (read from their classes, so nothing loads)."""
+    from .generation.lite_speech import LiteSpeechEngine
+    from .generation.lite_video import LiteTalkingPortrait
+    return LiteSpeechEngine.supported_settings | LiteTalkingPortrait.supported_settings
+
+
+@lru_cache(maxsize=1)
+def transcriber() -> Transcriber | None:
+    try:
+        return Transcriber()
+    except EngineUnavailableError as error:
+        log.warning("no transcriber: %s", error)
+        return None
+
+
+@lru_cache(maxsize=1)
+def example_pool() -> tuple[Dialogue, ...]:
+    return tuple(load_dialogues(EXAMPLE_DIALOGUES))
+
+
+def lite_pipeline(avatars: AvatarStore | None = None) -> E3RGPipeline:
+    return E3RGPipeline(lite_engines(), avatars or AvatarStore(), list(example_pool()), transcriber())

@@ -1,0 +1,118 @@
+"""The two E3RG prompts (emotion, then a reply conditioned on the voted emotion), k-shot examples and
+label parsing. Wording is ours; the structure follows E3RG: dialogue block, candidate list, one-word answer."""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from ..dialogue import Dialogue, Utterance
+from ..emotions import FINE_LABELS, normalise_label
+from ..engines import EmotionResult, UnderstandingRequest
+
+SHOT_CHOICES = (0, 1, 3)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    user: str
+
+
+@dataclass(frozen=True)
+class ParsedLabel:
+    label: str
+    how: str        # "exact", "word" or "fallback"
+    raw: str
+
+
+def dialogue_block(history: tuple[Utterance, ...], context: str = "") -> str:
+    lines = [f"Dialogue context: {context}"] if context else []
+    lines += [f"{u.role.capitalize()}: {u.utterance}" for u in history]
+    return "\n".join(lines)
+
+
+def _example_label(dialogue: Dialogue) -> str | None:
+    gold = dialogue.turns[-1].speaker_emotion if dialogue.turns else None
+    return normalise_label(gold) if gold else None
+
+
+def sample_examples(pool: list[Dialogue], k: int, query: UnderstandingRequest | None = None,
+                    query_id: str = "", seed: int = 0) -> tuple[Dialogue, ...]:
+    """k labelled dialogues from the pool, never the query conversation (same id, or same last turn)."""
+    if k not in SHOT_CHOICES:
+        raise ValueError(f"k-shot must be one of {SHOT_CHOICES}, not {k}.")
+    query_history = tuple((u.role, u.utterance) for u in query.history) if query else ()
+
+    def usable(dialogue: Dialogue) -> bool:
+        if not dialogue.turns or _example_label(dialogue) is None or not dialogue.turns[-1].response:
+            return False
+        if query_id and dialogue.conversation_id == query_id:
+            return False
+        history = tuple((u.role, u.utterance) for u in dialogue.turns[-1].history)
+        return not (query_history and history == query_history)
+
+    candidates = [d for d in pool if usable(d)]
+    return tuple(random.Random(seed).sample(candidates, min(k, len(candidates))))
+
+
+_EMOTION_SYSTEM = "You are an expert at recognising emotions in conversations."
+_REPLY_SYSTEM = ("You are the Listener in a conversation: a warm, attentive person who answers with empathy. "
+                 "You speak aloud, so you use plain sentences without lists, emojis or stage directions.")
+
+
+def emotion_prompt(request: UnderstandingRequest) -> Prompt:
+    """Ask for the single fine label that best describes the Speaker's feeling."""
+    parts = [f"Pick the one emotion the Speaker most likely feels from this list: {', '.join(FINE_LABELS)}. "
+             "Answer with exactly one word from the list and nothing else."]
+    if request.examples:
+        parts.append("Examples of the task:")
+        for example in request.examples:
+            turn = example.turns[-1]
+            parts.append(f"{dialogue_block(turn.history, turn.context)}\n"
+                         f"The emotion of the Speaker: {_example_label(example)}")
+    parts.append(f"The dialogue:\n{dialogue_block(request.history, request.context)}\n"
+                 "The emotion of the Speaker:")
+    return Prompt(_EMOTION_SYSTEM, "\n\n".join(parts))
+
+
+def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Prompt:
+    """Ask for the Listener's next reply, explicitly conditioned on the voted emotion."""
+    parts = [f"The Speaker seems to feel {emotion.fine} (broadly: {emotion.coarse}). "
+             "Write the Listener's next reply to the Speaker: acknowledge that feeling, show you care, and "
+             "respond to what they actually said. Use one to three short sentences. "
+             "Output only the words of the reply."]
+    if request.examples:
+        parts.append("Examples of the task:")
+        for example in request.examples:
+            turn = example.turns[-1]
+            parts.append(f"{dialogue_block(turn.history, turn.context)}\n"
+                         f"The reply of the Listener: {turn.response}")
+    parts.append(f"The dialogue:\n{dialogue_block(request.history, request.context)}\n"
+                 "The reply of the Listener:")
+    return Prompt(_REPLY_SYSTEM, "\n\n".join(parts))
+
+
+def parse_emotion(raw: str) -> ParsedLabel:
+    """The fine label in a model's answer: the whole answer, else the first emotion word in it, else neutral."""
+    whole = re.sub(r"[^a-z]", "", raw.lower())
+    if whole in FINE_LABELS:
+        return ParsedLabel(whole, "exact", raw)
+    for word in re.findall(r"[a-z]+", raw.lower()):
+        label = normalise_label(word)
+        if label is not None:
+            return ParsedLabel(label, "word", raw)
+    return ParsedLabel("neutral", "fallback", raw)
+
+
+def clean_reply(raw: str, max_chars: int) -> str:
+    """The reply as it should be spoken: no speaker tag or wrapping quotes, cut at a sentence end."""
+    text = re.sub(r"^\s*(the\s+)?(reply of the\s+)?listener\s*:\s*", "", raw.strip(), flags=re.I)
+    text = text.strip().strip('"').strip()
+    text = re.split(r"\n\s*(speaker|listener)\s*:", text, flags=re.I)[0].strip()
+    if len(text) > max_chars:
+        cut = text[:max_chars]
+        end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+        text = cut[: end + 1] if end > 0 else cut.rsplit(" ", 1)[0] + "…"
+    return text
+

@@ -1,0 +1,109 @@
+"""Voice vote: a transparent rule on how the speaker sounds (pitch, loudness, speaking rate), no model.
+
+What prosody can and cannot tell. Loudness, speaking rate and pitch level/range mostly track *arousal*: calm
+or sad speech is quiet, slow, low and flat; excited, angry or frightened speech is loud, fast, high and
+lively (Juslin & Laukka, 2003, review over a hundred studies). *Valence* -- whether an aroused voice is happy,
+angry or afraid -- leaves only weak and speaker-dependent traces, and every cue here is also confounded by
+the speaker (a woman's voice is higher), the microphone gain (loudness) and the text (rate). So the rule
+names an arousal side first and only then guesses a label from the textbook profiles; its confidence never
+exceeds 0.5, and the other voters (text, face) should carry the decision.
+
+Cue centres are the values our measurements give on neutral read speech (LibriVox audiobook clips and the
+hibari TTS voice): about -27 dBFS mean RMS, 4 onsets per second, 6 semitones of pitch spread (the YIN track
+is noisy on unvoiced frames, which inflates the spread), and 165 Hz, between typical male and female levels.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engines import EmotionVoter, UnderstandingRequest, Vote
+from ..prosody import Prosody, measure
+
+MIN_VOICED_FRACTION = 0.1   # below this the clip holds too little voiced sound to read a pitch from
+
+
+@dataclass(frozen=True)
+class Cue:
+    """Maps one measurement to [-1, 1]: 0 at the neutral centre, +-1 one `scale` away, capped."""
+    centre: float
+    scale: float
+    weight: float
+
+    def score(self, value: float) -> float:
+        return float(np.clip((value - self.centre) / self.scale, -1.0, 1.0))
+
+
+# Pitch cues weigh half: the tracker is noisy and pitch level depends on the speaker more than on the mood.
+LOUDNESS = Cue(centre=-27.0, scale=10.0, weight=1.0)     # dBFS of the mean RMS
+RATE = Cue(centre=4.0, scale=2.0, weight=1.0)            # onsets per second
+PITCH_SPREAD = Cue(centre=6.0, scale=4.0, weight=0.5)    # semitones
+PITCH_LEVEL = Cue(centre=0.0, scale=1.0, weight=0.5)     # octaves above 165 Hz
+PITCH_REFERENCE_HZ = 165.0
+
+AROUSED = 0.35      # arousal at or above this counts as high, at or below minus this as low
+
+
+@dataclass(frozen=True)
+class ProsodyReading:
+    loudness: float
+    rate: float
+    pitch_spread: float
+    pitch_level: float
+
+    @classmethod
+    def of(cls, prosody: Prosody) -> ProsodyReading:
+        return cls(
+            loudness=LOUDNESS.score(20 * math.log10(max(prosody.energy, 1e-6))),
+            rate=RATE.score(prosody.onset_rate),
+            pitch_spread=PITCH_SPREAD.score(prosody.f0_spread),
+            pitch_level=PITCH_LEVEL.score(math.log2(max(prosody.median_f0, 1.0) / PITCH_REFERENCE_HZ)),
+        )
+
+    @property
+    def arousal(self) -> float:
+        cues = ((LOUDNESS, self.loudness), (RATE, self.rate), (PITCH_SPREAD, self.pitch_spread),
+                (PITCH_LEVEL, self.pitch_level))
+        return sum(cue.weight * score for cue, score in cues) / sum(cue.weight for cue, _ in cues)
+
+
+def judge(reading: ProsodyReading) -> tuple[str, float]:
+    """The fine label and confidence for a reading; see the module docstring for why both are modest."""
+    arousal = reading.arousal
+    strength = min(1.0, (abs(arousal) - AROUSED) / (1.0 - AROUSED)) if abs(arousal) >= AROUSED else 0.0
+    if arousal <= -AROUSED:
+        # Quiet, slow and flat: calm and sad sound alike; in a conversation about feelings sad is likelier.
+        return "sad", 0.2 + 0.3 * strength
+    if arousal < AROUSED:
+        return "neutral", 0.2 + 0.2 * (1 - abs(arousal) / AROUSED)
+    # Aroused; the label among the aroused ones is a guess from the textbook profiles, so it costs 0.1.
+    if reading.pitch_spread < -0.2:
+        label = "afraid"        # tense: fast and high but narrow in pitch
+    elif reading.loudness >= 0.5 and reading.pitch_spread < 0.5:
+        label = "angry"         # loud without the melodic swings of joy
+    else:
+        label = "excited"       # loud or fast with a lively pitch
+    return label, 0.1 + 0.3 * strength
+
+
+class VoiceProsodyVoter(EmotionVoter):
+    """Votes from the user's audio with the rule above; abstains without audio or voiced sound."""
+
+    name = "prosody rule"
+    modality = "voice"
+    priority = 40
+
+    def vote(self, request: UnderstandingRequest) -> Vote | None:
+        if request.audio is None or len(request.audio.samples) == 0:
+            return None
+        prosody = measure(request.audio)
+        if prosody.voiced_fraction < MIN_VOICED_FRACTION:
+            return None
+        reading = ProsodyReading.of(prosody)
+        label, confidence = judge(reading)
+        raw = (f"arousal {reading.arousal:+.2f} (loudness {reading.loudness:+.1f}, rate {reading.rate:+.1f}, "
+               f"pitch spread {reading.pitch_spread:+.1f}, pitch level {reading.pitch_level:+.1f}); "
+               f"{prosody.median_f0:.0f} Hz, {prosody.onset_rate:.1f} onsets/s")
+        return Vote(self.name, self.modality, label, round(confidence, 2), raw)

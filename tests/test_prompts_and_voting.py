@@ -1,0 +1,109 @@
+import pytest
+
+from e3rg_core.dialogue import Utterance
+from e3rg_core.emotions import FINE_LABELS
+from e3rg_core.engines import EmotionResult, UnderstandingRequest, Vote
+from e3rg_core.tiers import example_pool
+from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_prompt,
+                                             sample_examples)
+from e3rg_core.understanding.voting import decide
+
+QUERY = UnderstandingRequest(history=(Utterance(0, "speaker", "My dog passed away last night. "
+                                                   "The house feels so empty without him."),))
+
+
+def test_emotion_prompt_lists_every_candidate_and_the_dialogue():
+    prompt = emotion_prompt(QUERY)
+    assert all(label in prompt.user for label in FINE_LABELS)
+    assert "Speaker: My dog passed away" in prompt.user
+    assert prompt.user.rstrip().endswith("The emotion of the Speaker:")
+
+
+def test_reply_prompt_is_conditioned_on_the_voted_emotion():
+    emotion = EmotionResult("devastated", "sad", (), "single vote")
+    prompt = reply_prompt(QUERY, emotion)
+    assert "devastated" in prompt.user and "sad" in prompt.user
+    other = reply_prompt(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
+    assert other.user != prompt.user
+
+
+@pytest.mark.parametrize("k", [0, 1, 3])
+def test_k_shot_examples_exclude_the_query(k):
+    pool = list(example_pool())
+    query_dialogue = pool[1]                      # the same conversation as QUERY
+    chosen = sample_examples(pool, k, QUERY, query_dialogue.conversation_id, seed=7)
+    assert len(chosen) == k
+    assert all(d.conversation_id != query_dialogue.conversation_id for d in chosen)
+    # even without an id, a conversation whose last turn is the query is excluded
+    for seed in range(20):
+        assert query_dialogue not in sample_examples(pool, 3, QUERY, "", seed=seed)
+
+
+def test_k_shot_examples_are_the_sampled_dialogues_with_their_own_gold():
+    pool = list(example_pool())
+    chosen = sample_examples(pool, 3, QUERY, "00002", seed=3)
+    request = UnderstandingRequest(history=QUERY.history, examples=chosen)
+    prompt = emotion_prompt(request).user
+    for example in chosen:
+        assert example.turns[-1].history[-1].utterance in prompt
+        assert f"The emotion of the Speaker: {example.turns[-1].speaker_emotion}" in prompt
+    reply = reply_prompt(request, EmotionResult("sad", "sad", (), "")).user
+    assert all(example.turns[-1].response in reply for example in chosen)
+
+
+def test_k_shot_rejects_other_counts():
+    with pytest.raises(ValueError):
+        sample_examples(list(example_pool()), 2)
+
+
+@pytest.mark.parametrize("raw,label,how", [
+    ("sad", "sad", "exact"), (" Terrified. ", "terrified", "exact"),
+    ("The speaker feels lonely and sad.", "lonely", "word"), ("I think: worried", "anxious", "word"),
+    ("sadness", "sad", "word"), ("no idea", "neutral", "fallback"), ("", "neutral", "fallback"),
+])
+def test_parse_emotion(raw, label, how):
+    parsed = parse_emotion(raw)
+    assert (parsed.label, parsed.how, parsed.raw) == (label, how, raw)
+
+
+def test_clean_reply_strips_tags_and_bounds_length():
+    assert clean_reply('Listener: "I am so sorry."', 100) == "I am so sorry."
+    assert clean_reply("I hear you.\nSpeaker: thanks", 100) == "I hear you."
+    long = "This is a sentence. " * 50
+    cut = clean_reply(long, 100)
+    assert len(cut) <= 100 and cut.endswith(".")
+
+
+def _v(voter, label):
+    return Vote(voter=voter, modality="text", label=label, confidence=0.5)
+
+
+PRIORITY = {"ola": 0, "qwen": 1, "text": 2, "face": 3, "voice": 4}
+
+
+def test_fine_majority_wins():
+    result = decide([_v("ola", "sad"), _v("text", "sad"), _v("face", "happy")], PRIORITY)
+    assert (result.fine, result.coarse, result.decided_by) == ("sad", "sad", "fine-label majority")
+    assert len(result.votes) == 3
+
+
+def test_fine_tie_broken_by_coarse_majority():
+    # lonely and joyful tie 1-1 at fine level, but sad-family votes outnumber happy ones
+    votes = [_v("face", "joyful"), _v("text", "lonely"), _v("voice", "guilty")]
+    assert decide(votes, PRIORITY).fine == "lonely"   # coarse leaves lonely/guilty; text outranks voice
+    votes = [_v("ola", "joyful"), _v("qwen", "joyful"), _v("text", "lonely"), _v("face", "lonely"),
+             _v("voice", "sad")]
+    result = decide(votes, PRIORITY)
+    assert result.fine == "lonely" and result.decided_by == "tie broken by coarse-class majority"
+
+
+def test_remaining_tie_broken_by_voter_priority_then_neutral():
+    result = decide([_v("face", "happy"), _v("ola", "sad")], PRIORITY)
+    assert result.fine == "sad" and result.decided_by == "tie broken by voter priority"
+    unknown = decide([_v("x", "happy"), _v("y", "sad")], {})
+    assert unknown.fine == "neutral" and unknown.decided_by == "unbroken tie: neutral"
+
+
+def test_no_votes_is_neutral():
+    result = decide([], PRIORITY)
+    assert result.fine == "neutral" and result.votes == ()
