@@ -142,8 +142,9 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
             text = gr.Textbox(label="Your latest turn", placeholder="Say something to the listener…", lines=2,
                               max_length=2000)
             with gr.Row():
-                audio = gr.Audio(label="…or say it (audio)", sources=["upload", "microphone"], type="filepath")
-                video = gr.Video(label="…or show it (video)", sources=["upload", "webcam"])
+                audio = gr.Audio(label="…or say it (audio)", sources=["upload", "microphone"], type="filepath",
+                                 elem_id="turn-audio")
+                video = gr.Video(label="…or show it (video)", sources=["upload", "webcam"], elem_id="turn-video")
             with gr.Row():
                 avatar = gr.Dropdown(AVATARS.names(), value=DEFAULT_AVATAR, label="Listener avatar", scale=2)
                 k_shot = gr.Radio(list(SHOT_CHOICES), value=0, label="k-shot examples", scale=1)
@@ -179,19 +180,21 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
         with gr.Column(scale=6):
             with gr.Tabs():
                 with gr.Tab("Emotion & votes"):
-                    emotion_md = gr.Markdown("_Give a turn and press Respond._")
+                    emotion_md = gr.Markdown("_Give a turn and press Respond._", elem_id="emotion-headline")
                     votes = gr.Dataframe(headers=["voter", "modality", "label", "coarse", "confidence", "evidence"],
-                                         interactive=False, label="Votes", wrap=True)
+                                         interactive=False, label="Votes", wrap=True, elem_id="votes")
                     votes_plot = gr.BarPlot(x="emotion", y="votes", label="Votes per emotion", height=220)
                     emotion_engine = gr.Markdown()
                 with gr.Tab("Text"):
-                    reply_text = gr.Textbox(label="Reply", lines=4, buttons=["copy"], interactive=False)
+                    reply_text = gr.Textbox(label="Reply", lines=4, buttons=["copy"], interactive=False,
+                                            elem_id="reply-text")
                     text_engine = gr.Markdown()
                 with gr.Tab("Speech"):
-                    reply_audio = gr.Audio(label="Spoken reply", type="filepath", interactive=False)
+                    reply_audio = gr.Audio(label="Spoken reply", type="filepath", interactive=False,
+                                           elem_id="reply-audio")
                     speech_engine = gr.Markdown()
                 with gr.Tab("Video"):
-                    reply_video = gr.Video(label="Talking avatar", interactive=False)
+                    reply_video = gr.Video(label="Talking avatar", interactive=False, elem_id="reply-video")
                     video_engine = gr.Markdown()
             bundle = gr.File(label="Download bundle (JSON + wav + mp4)", interactive=False)
             with gr.Accordion("Avatar preview", open=False):
@@ -238,6 +241,9 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
 
 
 if __name__ == "__main__":
+    if os.environ.get("SPACE_ID"):
+        from e3rg_core.space_setup import install_model_file_packages
+        install_model_file_packages()
     threading.Thread(target=pipeline, daemon=True).start()   # load the engines while the page comes up
     demo.queue(default_concurrency_limit=4, max_size=32).launch(
         server_name=os.environ.get("GRADIO_SERVER_NAME", "0.0.0.0"),

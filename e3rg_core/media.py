@@ -178,7 +178,7 @@ def write_mp4(frames: Iterable[np.ndarray], fps: float, audio_path: str | Path |
     writer = imageio_ffmpeg.write_frames(
         str(out_path), (width, height), fps=fps, codec="libx264", pix_fmt_out="yuv420p", macro_block_size=2,
         quality=None, bitrate=None, output_params=["-crf", "20", "-preset", "veryfast", "-movflags", "+faststart"],
-        audio_path=None if audio_path is None else str(audio_path), audio_codec="aac")
+        audio_path=None if audio_path is None else str(audio_path), audio_codec="aac", ffmpeg_log_level="error")
     writer.send(None)
     writer.send(np.ascontiguousarray(first))
     for frame in iterator:

@@ -63,3 +63,15 @@ def example_pool() -> tuple[Dialogue, ...]:
 
 def lite_pipeline(avatars: AvatarStore | None = None) -> E3RGPipeline:
     return E3RGPipeline(lite_engines(), avatars or AvatarStore(), list(example_pool()), transcriber())
+
+
+def select_pipeline(avatars: AvatarStore | None = None):
+    """The pipeline the app should serve: the full (GPU) tier with the lite tier behind it when a GPU tier was
+    loaded or asked for (E3RG_TIER=full), else the lite tier alone. Call it at import time: importing
+    full_tier loads the GPU models, and ZeroGPU needs them (and the GPU function) before the app launches."""
+    from .full_tier import FULL_TIER
+    lite = lite_pipeline(avatars)
+    if FULL_TIER is None:
+        return lite
+    from .zerogpu import FullTierPipeline
+    return FullTierPipeline(FULL_TIER, lite)

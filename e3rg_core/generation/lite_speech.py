@@ -82,7 +82,7 @@ class LiteSpeechEngine(SpeechEngine):
             from hibari.voices import voice_path
             self._tts = Hibari(voice=BUNDLED_VOICE, model=voice_path(BUNDLED_VOICE, download_missing=False),
                                threads=threads)
-        except (ImportError, OSError, ValueError) as error:
+        except (ImportError, OSError, ValueError, RuntimeError) as error:
             raise EngineUnavailableError(f"The lite speech engine needs hibari-tts ({error}).") from error
         self.sample_rate = int(self._tts.sample_rate)
         # hibari's G2P loads lazily and is not known to be thread-safe; synthesis is ~100x real time, so

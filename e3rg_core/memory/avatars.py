@@ -21,6 +21,7 @@ from ..dialogue import AGES, GENDERS, TIMBRES, Profile
 from ..errors import InputError, UnknownAvatarError
 from ..media import load_audio, load_image
 from ..engines import AudioClip
+from ..faces import largest_face
 from ..limits import MAX_REFERENCE_VOICE_SECONDS
 
 BUILTIN_AVATAR_DIR = Path(__file__).resolve().parents[2] / "assets" / "avatars"
@@ -113,7 +114,7 @@ class AvatarStore:
         if not _NAME.match(name or ""):
             raise InputError("An avatar name has 1-40 letters, digits, spaces, '-' or '_'.")
         _check_profile(profile)
-        load_image(portrait, "portrait")
+        largest_face(load_image(portrait, "portrait"))
         load_audio(voice, 16_000, MAX_REFERENCE_VOICE_SECONDS, "The reference voice")
         directory = (root or self.data_dir / "avatars") / name
         directory.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ class Cue:
 
 # Pitch cues weigh half: the tracker is noisy and pitch level depends on the speaker more than on the mood.
 LOUDNESS = Cue(centre=-27.0, scale=10.0, weight=1.0)     # dBFS of the mean RMS
-RATE = Cue(centre=4.0, scale=2.0, weight=1.0)            # onsets per second
+RATE = Cue(centre=4.0, scale=2.0, weight=0.5)            # onsets per second
 PITCH_SPREAD = Cue(centre=6.0, scale=4.0, weight=0.5)    # semitones
 PITCH_LEVEL = Cue(centre=0.0, scale=1.0, weight=0.5)     # octaves above 165 Hz
 PITCH_REFERENCE_HZ = 165.0

@@ -128,3 +128,18 @@ def load_strict(model: nn.Module, state: dict[str, torch.Tensor], source: str) -
                                       + "; ".join(problems) + ".")
     model.load_state_dict(state, strict=True, assign=True)
     return model
+
+
+def required_hub_files(converter_version: str = "v1") -> tuple[HubFile, ...]:
+    """Every hub file the OpenVoice speech engine reads: the EN base speaker, its two source tone colours and
+    the chosen converter (no watermark model)."""
+    converter = CONVERTER_FILES[converter_version]
+    return (*EN_BASE_SPEAKER_FILES.all(), converter.config, converter.checkpoint)
+
+
+def preload_from_hub(converter_version: str = "v1") -> list[str]:
+    """The same files as lines of a Space README's preload_from_hub list ('repo file1,file2')."""
+    by_repo: dict[str, list[str]] = {}
+    for file in required_hub_files(converter_version):
+        by_repo.setdefault(file.repo_id, []).append(file.filename)
+    return [f"{repo} {','.join(names)}" for repo, names in by_repo.items()]

@@ -10,8 +10,10 @@ omits watermarking: it adds no quality and would be one more download for every 
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -71,7 +73,7 @@ class ToneColorConverter:
     """Inference wrapper: numpy audio in, numpy audio out, at the config's sampling rate (22,050 Hz)."""
 
     def __init__(self, net: ToneColorConverterNet, config: ConverterConfig, device: str | torch.device = "cpu"):
-        self.net = net.eval().to(device)
+        self.net = net.eval().requires_grad_(False).to(device)
         self.config = config
         self.device = torch.device(device)
 
@@ -82,6 +84,15 @@ class ToneColorConverter:
     @property
     def version(self) -> str:
         return self.config.version
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short digest of the reference encoder's weights: tone colours are only comparable under one."""
+        digest = hashlib.sha256()
+        for name, tensor in self.net.ref_enc.state_dict().items():
+            digest.update(name.encode())
+            digest.update(tensor.detach().float().cpu().contiguous().numpy().tobytes())
+        return digest.hexdigest()[:12]
 
     @classmethod
     def from_files(cls, config_path: str | Path, checkpoint_path: str | Path,
@@ -97,6 +108,8 @@ class ToneColorConverter:
     def from_pretrained(cls, version: str = "v2", device: str | torch.device = "cpu",
                         local_files_only: bool = False, resolve: FileResolver | None = None) -> ToneColorConverter:
         """The official V1 ('v1') or V2 ('v2') converter from the hub (or from resolve, e.g. a local copy)."""
+        if version not in CONVERTER_FILES:
+            raise ValueError(f"OpenVoice converter version must be one of {sorted(CONVERTER_FILES)}, not {version!r}.")
         files = CONVERTER_FILES[version]
         resolve = resolve or hub_resolver(local_files_only)
         return cls.from_files(resolve(files.config), resolve(files.checkpoint), device)

@@ -93,16 +93,21 @@ class BaseSpeakerNet(nn.Module):
         return Synthesis(audio=audio, log_durations=log_durations, durations=durations, z_p=z_p)
 
 
+def require_styles(config: BaseSpeakerConfig) -> None:
+    """The speaker map must name a row for every style the engine may ask for."""
+    missing = [style for style in OPENVOICE_STYLES if style not in config.speakers]
+    if missing:
+        raise CheckpointMismatchError(f"The base speaker config has no speaker id for the styles {missing}.")
+
+
 class BaseSpeakerTTS:
     """Styled English speech from the V1 base speaker, plus the tone colours its styles are spoken in."""
 
     def __init__(self, net: BaseSpeakerNet, config: BaseSpeakerConfig, default_se: torch.Tensor,
                  style_se: torch.Tensor, device: str | torch.device = "cpu"):
-        missing = [style for style in OPENVOICE_STYLES if style not in config.speakers]
-        if missing:
-            raise CheckpointMismatchError(f"The base speaker config has no speaker id for the styles {missing}.")
+        require_styles(config)
         self.device = torch.device(device)
-        self.net = net.eval().to(self.device)
+        self.net = net.eval().requires_grad_(False).to(self.device)
         self.config = config
         self.default_se = default_se.to(self.device)
         self.style_se = style_se.to(self.device)
@@ -115,6 +120,7 @@ class BaseSpeakerTTS:
     def from_files(cls, config_path: str | Path, checkpoint_path: str | Path, default_se_path: str | Path,
                    style_se_path: str | Path, device: str | torch.device = "cpu") -> BaseSpeakerTTS:
         config = BaseSpeakerConfig.from_file(config_path)
+        require_styles(config)      # before reading 160 MB of weights
         with torch.device("meta"):
             net = BaseSpeakerNet(config)
         load_strict(net, read_model_state(checkpoint_path), str(checkpoint_path))
@@ -136,8 +142,7 @@ class BaseSpeakerTTS:
 
     def style_vector(self, style: str, intensity: float) -> torch.Tensor:
         """Speaker vector [1, gin, 1]: the default row moved by intensity (0..1) towards the style's row."""
-        default = self._row(DEFAULT_STYLE)
-        return default + intensity * (self._row(style) - default)
+        return torch.lerp(self._row(DEFAULT_STYLE), self._row(style), intensity)
 
     def source_tone_color(self, style: str, intensity: float) -> torch.Tensor:
         """Tone colour of speech made with style_vector(style, intensity), in the V1 converter's space.
@@ -147,14 +152,15 @@ class BaseSpeakerTTS:
         """
         if style == DEFAULT_STYLE:
             return self.default_se
-        return self.default_se + intensity * (self.style_se - self.default_se)
+        return torch.lerp(self.default_se, self.style_se, intensity)
 
     @torch.inference_mode()
     def synthesize(self, text: str, style: str = DEFAULT_STYLE, intensity: float = 1.0, speed: float = 1.0,
                    seed: int | None = None, max_seconds: float | None = None) -> np.ndarray:
         """Float32 speech at self.sample_rate (empty when the text has nothing pronounceable).
 
-        Each sentence piece is followed by a short pause; speech stops at max_seconds.
+        Each sentence piece is followed by a short pause. With max_seconds, speech ends after the last piece
+        that fits whole; only a first piece longer than the limit is cut.
         """
         g = self.style_vector(style, intensity)
         generator = None if seed is None else torch.Generator(self.device).manual_seed(seed)
@@ -164,13 +170,15 @@ class BaseSpeakerTTS:
         chunks: list[np.ndarray] = []
         used = 0
         for ids in text_to_pieces(text, self.config.symbols, self.config.add_blank):
-            if budget is not None and used >= budget:
-                break
             max_frames = None if budget is None else -(-(budget - used) // hop)
             tokens = torch.tensor([ids], device=self.device)
             result = self.net.infer(tokens, torch.tensor([len(ids)], device=self.device), g,
                                     length_scale=1.0 / speed, generator=generator, max_frames=max_frames)
+            if chunks and max_frames is not None and result.z_p.size(2) > max_frames:
+                break
             chunks += [result.audio[0, 0].float().cpu().numpy(), pause]
             used += len(chunks[-2]) + len(pause)
+            if budget is not None and used >= budget:
+                break
         speech = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
         return speech if budget is None else speech[:budget]

@@ -1,0 +1,370 @@
+"""GPU smoke test of the full tier: tiny random configurations of every ported model (Ola-Omni, the Qwen2.5-Omni
+thinker, OpenVoice, DICE-Talk), written in their published file layouts and loaded through the real loaders onto
+CUDA (the two LLMs in bf16 and in 4-bit NF4), then one whole full-tier turn through FullTierPipeline (one GPU
+call), with timings.
+
+    .venv/bin/python scripts/gpu_smoke.py
+
+Needs no hub access: every weight is random and lives in a temporary folder. Without CUDA it says so and runs the
+same tiny models on the CPU (bitsandbytes has CPU 4-bit kernels). Exits 1 if any step fails.
+
+The tiny writers here (write_tiny_omni, ...) are also what the tests use to build their models.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CHATML_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
+OMNI_TOKENS = (*CHATML_TOKENS, "<|AUDIO|>", "<|audio_bos|>", "<|audio_eos|>", "<|IMAGE|>", "<|VIDEO|>",
+               "<|vision_bos|>", "<|vision_eos|>")
+CORPUS = ("Pick the one emotion the Speaker most likely feels from this list.", "You are the Listener.",
+          "Speaker: I finally got the job I wanted! Listener: That is wonderful news, I am so happy for you.",
+          "joyful proud excited grateful hopeful sad lonely afraid angry surprised neutral anxious devastated")
+# Every Linear that the 4-bit CPU kernels see needs in_features % 64 == 0, so both LLMs are 64 wide.
+LLM_WIDTH = 64
+
+
+def tiny_bpe(special_tokens: tuple[str, ...], vocab_size: int = 400):
+    """A byte-level BPE trained on a few sentences, built offline with the `tokenizers` library."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+    bpe = Tokenizer(models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    bpe.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=list(special_tokens),
+                                                        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+
+
+# -- Qwen2.5-Omni thinker ------------------------------------------------------------------------------------
+def tiny_omni_config(tokenizer):
+    from transformers import Qwen2_5OmniThinkerConfig
+    ids = {token: tokenizer.convert_tokens_to_ids(token) for token in OMNI_TOKENS}
+    return Qwen2_5OmniThinkerConfig(
+        text_config=dict(vocab_size=len(tokenizer), hidden_size=LLM_WIDTH, intermediate_size=2 * LLM_WIDTH,
+                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                         max_position_embeddings=8192, tie_word_embeddings=False,
+                         rope_parameters={"rope_type": "default", "rope_theta": 1e6, "mrope_section": [2, 3, 3]}),
+        vision_config=dict(depth=2, hidden_size=32, intermediate_size=64, num_heads=2, patch_size=14,
+                           spatial_merge_size=2, temporal_patch_size=2, window_size=112, out_hidden_size=LLM_WIDTH,
+                           fullatt_block_indexes=[1]),
+        audio_config=dict(d_model=32, encoder_layers=2, encoder_attention_heads=2, encoder_ffn_dim=64,
+                          num_mel_bins=128, max_source_positions=1500, n_window=100, output_dim=LLM_WIDTH),
+        audio_token_index=ids["<|AUDIO|>"], image_token_index=ids["<|IMAGE|>"], video_token_index=ids["<|VIDEO|>"],
+        audio_start_token_id=ids["<|audio_bos|>"], audio_end_token_id=ids["<|audio_eos|>"],
+        vision_start_token_id=ids["<|vision_bos|>"], vision_end_token_id=ids["<|vision_eos|>"],
+        user_token_id=ids["<|im_start|>"])
+
+
+def write_tiny_omni(folder: Path, seed: int = 0) -> Path:
+    """A random tiny Qwen2.5-Omni thinker saved with save_pretrained, its tokenizer, and one
+    preprocessor_config.json holding both the Whisper feature extractor and the image processor (as the
+    official repository does)."""
+    from transformers import Qwen2_5OmniThinkerForConditionalGeneration, WhisperFeatureExtractor
+    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+    tokenizer = tiny_bpe(OMNI_TOKENS)
+    torch.manual_seed(seed)
+    Qwen2_5OmniThinkerForConditionalGeneration(tiny_omni_config(tokenizer)).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    features = WhisperFeatureExtractor(feature_size=128, sampling_rate=16_000)
+    images = Qwen2VLImageProcessorPil(min_pixels=56 * 56, max_pixels=28 * 28 * 16, patch_size=14, merge_size=2,
+                                      temporal_patch_size=2)
+    (folder / "preprocessor_config.json").write_text(json.dumps({**features.to_dict(), **images.to_dict()}))
+    return folder
+
+
+# -- Ola-Omni ----------------------------------------------------------------------------------------------
+TINY_OLA_LLM = dict(
+    model_type="ola_qwen", architectures=["OlaQwenForCausalLM"], vocab_size=512, hidden_size=LLM_WIDTH,
+    intermediate_size=2 * LLM_WIDTH, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+    rope_theta=1e6, rms_norm_eps=1e-6, tie_word_embeddings=False, max_position_embeddings=32768,
+    torch_dtype="bfloat16", mm_vision_tower="OryxViT", mm_projector_type="ola_mlp", mm_hidden_size=32,
+    speech_encoder="large-v3.pt", music_encoder="BEATs.pt", speech_encoder_type="dual",
+    speech_projector_type="linear", speech_encoder_ds_rate=10, speech_encoder_hidden_size=48,
+    tokenizer_model_max_length=16384, vision_config=dict(width=32, depth=1, heads=2, mlp_hidden=64))
+TINY_WHISPER_DIMS = dict(n_mels=128, n_audio_ctx=1500, n_audio_state=32, n_audio_head=2, n_audio_layer=1,
+                         n_vocab=64, n_text_ctx=8, n_text_state=32, n_text_head=2, n_text_layer=1)
+TINY_BEATS_CFG = dict(
+    input_patch_size=16, embed_dim=24, conv_bias=False, encoder_layers=2, encoder_embed_dim=16,
+    encoder_ffn_embed_dim=32, encoder_attention_heads=2, activation_fn="gelu", layer_norm_first=False,
+    deep_norm=True, conv_pos=128, conv_pos_groups=16, relative_position_embedding=True, num_buckets=320,
+    max_distance=800, gru_rel_pos=True, finetuned_model=True, predictor_class=527)
+
+
+def write_tiny_ola(folder: Path, seed: int = 0):
+    """A random tiny Ola-Omni in the published layouts: config.json + safetensors + tokenizer as in
+    THUdyh/Ola-7b, Whisper's {"dims", "model_state_dict"} and BEATs' {"cfg", "model"} .pt files."""
+    from safetensors.torch import save_file
+    from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
+    from e3rg_core.understanding.ola.loading import SPEECH_PREFIX, OlaFiles
+    from e3rg_core.understanding.ola.model import OlaForCausalLM
+    torch.manual_seed(seed)
+    settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
+    config = build_config(settings, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
+                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG), OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
+    state = {key: value.clone().contiguous() for key, value in OlaForCausalLM(config).state_dict().items()}
+    save_file({k: v for k, v in state.items() if not k.startswith(SPEECH_PREFIX)}, str(folder / "model.safetensors"),
+              metadata={"format": "pt"})
+    (folder / "config.json").write_text(json.dumps(TINY_OLA_LLM))
+    tiny_bpe(CHATML_TOKENS).save_pretrained(str(folder))
+
+    def part(prefix: str, new_prefix: str = "") -> dict:
+        return {new_prefix + k.removeprefix(prefix): v for k, v in state.items() if k.startswith(prefix)}
+
+    whisper = part(SPEECH_PREFIX + "whisper_model.", "encoder.")
+    whisper["decoder.token_embedding.weight"] = torch.zeros(TINY_WHISPER_DIMS["n_vocab"],
+                                                            TINY_WHISPER_DIMS["n_text_state"])
+    torch.save({"dims": TINY_WHISPER_DIMS, "model_state_dict": whisper}, folder / "large-v3.pt")
+    torch.save({"cfg": TINY_BEATS_CFG, "model": part(SPEECH_PREFIX + "beats_model.")}, folder / "beats.pt")
+    return OlaFiles(folder, folder / "large-v3.pt", folder / "beats.pt")
+
+
+# -- OpenVoice ---------------------------------------------------------------------------------------------
+OPENVOICE_DECODER = {"resblock": "1", "resblock_kernel_sizes": [3, 7, 11], "resblock_dilation_sizes": [[1, 3, 5]] * 3,
+                     "upsample_rates": [4, 2, 2, 2], "upsample_initial_channel": 16, "upsample_kernel_sizes": [8, 4, 4, 4],
+                     "gin_channels": 16}
+OPENVOICE_SPECTROGRAM = {"sampling_rate": 22_050, "filter_length": 128, "hop_length": 32, "win_length": 128}
+
+
+def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
+    """Random tiny OpenVoice V1 files laid out as root/<repo_id>/<filename> (checkpoint.pth = {'model': ...})."""
+    from e3rg_core.emotions import OPENVOICE_STYLES
+    from e3rg_core.generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
+    from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
+    from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
+    from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
+    from e3rg_core.generation.openvoice.text import SYMBOLS
+    torch.manual_seed(seed)
+    base_config = {"data": {"text_cleaners": ["cjke_cleaners2"], "add_blank": True, "n_speakers": 10,
+                            **OPENVOICE_SPECTROGRAM},
+                   "model": {"inter_channels": 8, "hidden_channels": 16, "filter_channels": 32, "n_heads": 2,
+                             "n_layers": 2, "kernel_size": 3, "p_dropout": 0.1, **OPENVOICE_DECODER},
+                   "symbols": list(SYMBOLS), "speakers": {style: row + 1 for row, style in enumerate(OPENVOICE_STYLES)}}
+    converter_config = {"data": {"n_speakers": 0, **OPENVOICE_SPECTROGRAM},
+                        "model": {"inter_channels": 8, "hidden_channels": 8, "filter_channels": 16, **OPENVOICE_DECODER}}
+    base = BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config))
+    converter = ToneColorConverterNet(ConverterConfig.from_dict(converter_config))
+    gin = OPENVOICE_DECODER["gin_channels"]
+    files = EN_BASE_SPEAKER_FILES
+    for file, payload in ((files.config, base_config), (files.checkpoint, {"model": base.state_dict()}),
+                          (files.default_se, torch.randn(1, gin, 1)), (files.style_se, torch.randn(1, gin, 1)),
+                          (CONVERTER_FILES["v1"].config, converter_config),
+                          (CONVERTER_FILES["v1"].checkpoint, {"model": converter.state_dict()})):
+        path = root / file.repo_id / file.filename
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix == ".json":
+            path.write_text(json.dumps(payload))
+        else:
+            torch.save(payload, path)
+    return root
+
+
+# -- DICE-Talk ---------------------------------------------------------------------------------------------
+DICETALK_SIDE = 64          # generation size (latents 8x8)
+DICETALK_WIDTH = 16         # cross-attention width
+SVD_XT_SCHEDULER = {        # stabilityai/stable-video-diffusion-img2vid-xt scheduler/scheduler_config.json
+    "beta_end": 0.012, "beta_schedule": "scaled_linear", "beta_start": 0.00085, "clip_sample": False,
+    "interpolation_type": "linear", "num_train_timesteps": 1000, "prediction_type": "v_prediction",
+    "set_alpha_to_one": False, "sigma_max": 700.0, "sigma_min": 0.002, "skip_prk_steps": True,
+    "steps_offset": 1, "timestep_spacing": "leading", "timestep_type": "continuous", "trained_betas": None,
+    "use_karras_sigmas": True}
+
+
+def tiny_dicetalk(device: str, seed: int = 0):
+    """A DICE-Talk engine of tiny random modules, placed and typed as DiceTalkPipeline.from_pretrained does."""
+    from diffusers import AutoencoderKLTemporalDecoder
+    from transformers import CLIPVisionConfig, CLIPVisionModelWithProjection, WhisperConfig, WhisperFeatureExtractor
+    from transformers.models.clip.image_processing_pil_clip import CLIPImageProcessorPil
+    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+    from e3rg_core.emotions import COARSE_TO_DICETALK_EMOTION
+    from e3rg_core.generation.dicetalk import DiceTalkPipeline, DiceTalkVideoEngine
+    from e3rg_core.generation.dicetalk.audio_projection import AudioProjection, AudioProjectionConfig
+    from e3rg_core.generation.dicetalk.emotion_model import EmotionModel, EmotionModelConfig
+    from e3rg_core.generation.dicetalk.interpolation import FrameInterpolator
+    from e3rg_core.generation.dicetalk.pipeline import ReferenceEncoder
+    from e3rg_core.generation.dicetalk.pose_guider import PoseGuider, PoseGuiderConfig
+    from e3rg_core.generation.dicetalk.speech_features import SpeechEncoder
+    from e3rg_core.generation.dicetalk.unet import DiceTalkUNet
+    torch.manual_seed(seed)
+    vae = AutoencoderKLTemporalDecoder(block_out_channels=(32, 32, 32, 32), layers_per_block=1,
+                                       down_block_types=("DownEncoderBlock2D",) * 4)
+    half = dict(
+        unet=DiceTalkUNet(block_out_channels=(32, 64), layers_per_block=1, cross_attention_dim=DICETALK_WIDTH,
+                          down_block_types=("CrossAttnDownBlockSpatioTemporal", "DownBlockSpatioTemporal"),
+                          up_block_types=("UpBlockSpatioTemporal", "CrossAttnUpBlockSpatioTemporal"),
+                          num_attention_heads=(2, 4), addition_time_embed_dim=8,
+                          projection_class_embeddings_input_dim=24),
+        vae=vae,
+        image_encoder=CLIPVisionModelWithProjection(CLIPVisionConfig(
+            hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, image_size=224,
+            patch_size=32, projection_dim=DICETALK_WIDTH)),
+        pose_guider=PoseGuider(PoseGuiderConfig(conditioning_embedding_channels=32, block_out_channels=(4, 8, 8, 16))))
+    whisper = WhisperEncoder(WhisperConfig(d_model=8, encoder_layers=1, encoder_attention_heads=2,
+                                           encoder_ffn_dim=16, num_mel_bins=80, max_source_positions=1500))
+    full = dict(
+        reference_encoder=ReferenceEncoder(vae),
+        audio_projection=AudioProjection(AudioProjectionConfig(blocks=2, channels=8, intermediate_dim=16,
+                                                               output_dim=DICETALK_WIDTH, context_tokens=4)),
+        emotion_model=EmotionModel(EmotionModelConfig(width=DICETALK_WIDTH, intermediate_dim=8, context_tokens=4,
+                                                      codebook_size=6, num_heads=4, classifier_input_dim=8)),
+        interpolator=FrameInterpolator(width=8))
+    dtype = torch.float16 if device == "cuda" else torch.float32
+    for module in half.values():
+        module.to(device, dtype).eval()
+    for module in (*full.values(), whisper):
+        module.to(device, torch.float32).eval()
+    pipeline = DiceTalkPipeline(**half, **full, clip_processor=CLIPImageProcessorPil(),
+                                speech_encoder=SpeechEncoder(WhisperFeatureExtractor(), whisper),
+                                scheduler_config=SVD_XT_SCHEDULER)
+    rng = np.random.default_rng(seed)
+    priors = {name: rng.standard_normal(256) for name in COARSE_TO_DICETALK_EMOTION.values()}
+    return DiceTalkVideoEngine(pipeline, priors, short_side=DICETALK_SIDE)
+
+
+# -- inputs ------------------------------------------------------------------------------------------------
+def sample_request(seconds: float = 2.0, frames: int = 6):
+    """A text + audio + video understanding request with synthetic media (a voiced tone, noise frames)."""
+    from e3rg_core.dialogue import Utterance
+    from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
+    rng = np.random.default_rng(0)
+    t = np.arange(int(seconds * 16_000)) / 16_000
+    audio = AudioClip((0.3 * np.sin(2 * np.pi * 180 * t) * (0.6 + 0.4 * np.sin(2 * np.pi * 3 * t))).astype(np.float32),
+                      16_000)
+    video = VideoClip(rng.integers(0, 256, (frames, 72, 128, 3), dtype=np.uint8), np.arange(frames) / frames * seconds,
+                      seconds, frames / seconds)
+    return UnderstandingRequest(history=(Utterance(0, "speaker", "I finally got the job I wanted!"),),
+                                audio=audio, video=video)
+
+
+# -- the run -----------------------------------------------------------------------------------------------
+class Smoke:
+    def __init__(self, device: str):
+        self.device, self.rows, self.failed = device, [], False
+
+    def step(self, name: str, action: Callable[[], object]) -> object:
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+        started = time.perf_counter()
+        try:
+            result = action()
+            if self.device == "cuda":
+                torch.cuda.synchronize()
+        except Exception:
+            self.failed = True
+            self.rows.append((name, time.perf_counter() - started, "FAILED"))
+            print(f"[FAILED] {name}\n{traceback.format_exc()}", flush=True)
+            return None
+        self.rows.append((name, time.perf_counter() - started, "ok"))
+        print(f"[ok] {name}: {time.perf_counter() - started:.2f} s", flush=True)
+        return result
+
+
+def whole_turn(smoke: Smoke, engines, costs, workdir: Path) -> None:
+    """One full-tier turn through FullTierPipeline: the lite pipeline decodes and transcribes, the GPU call runs
+    the tiny full engines; prints the stage timings, the ZeroGPU duration asked for and the GPU calls made."""
+    from e3rg_core.engines import GenerationSettings
+    from e3rg_core.full_tier import FullTier
+    from e3rg_core.media import write_mp4, write_wav
+    from e3rg_core.pipeline import ResponseRequest
+    from e3rg_core.tiers import lite_pipeline
+    from e3rg_core.zerogpu import FullTierPipeline, gpu_duration
+    request = sample_request()
+    audio = write_wav(workdir / "turn.wav", request.audio.samples, request.audio.sample_rate)
+    even = request.video.frames[:, :72, :128]
+    video = write_mp4(list(even), request.video.fps, audio, workdir / "turn.mp4")
+    pipeline = smoke.step("lite pipeline (fallback and CPU stages)", lambda: FullTierPipeline(
+        FullTier(engines, costs, smoke.device), lite_pipeline()))
+    if pipeline is None:
+        return
+    calls, durations, gpu_turn = [], [], pipeline.gpu_turn
+
+    def counted(job):
+        calls.append(job)
+        durations.append(gpu_duration(job))
+        return gpu_turn(job)
+
+    pipeline.gpu_turn = counted
+    turn = ResponseRequest(text="", video_path=str(video), avatar="", settings=GenerationSettings(video_steps=2, seed=0))
+    reply = smoke.step("whole full-tier turn (video + its audio, text transcribed)",
+                       lambda: pipeline.run(turn, workdir / "turn"))
+    if reply is not None:
+        print(f"  GPU calls: {len(calls)}; duration asked: {durations}; engines: {reply.engines}")
+        print("  seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in reply.seconds.items()))
+        for notice in reply.notices:
+            print(f"  notice: {notice}")
+        if len(calls) != 1 or reply.stage != "done":
+            smoke.failed = True
+            print("[FAILED] the turn did not make exactly one GPU call and finish", flush=True)
+
+
+def main() -> int:
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda":
+        print(f"CUDA: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
+    else:
+        print("No CUDA device here: running the tiny models on the CPU instead (4-bit through bitsandbytes' CPU "
+              "kernels). This checks the code paths, not CUDA.")
+        torch.set_num_threads(max(1, torch.get_num_threads()))
+    from e3rg_core.full_tier import assemble
+    from e3rg_core.generation.openvoice import OpenVoiceSpeechEngine
+    from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter, OlaRuntime
+    from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
+    smoke = Smoke(device)
+    request = sample_request()
+    with tempfile.TemporaryDirectory(prefix="e3rg-gpu-smoke-") as temp:
+        root = Path(temp)
+        for name in ("omni", "ola", "hub"):
+            (root / name).mkdir()
+        omni_dir = write_tiny_omni(root / "omni")
+        ola_files = write_tiny_ola(root / "ola")
+        hub = write_tiny_openvoice(root / "hub")
+        engines = {}
+        for quantize in (False, True):
+            label = "4-bit NF4" if quantize else "bf16"
+            qwen = smoke.step(f"Qwen2.5-Omni thinker load ({label})", lambda: QwenOmniVoter.from_pretrained(
+                omni_dir, device=device, quantize=quantize))
+            if qwen is not None:
+                smoke.step(f"Qwen2.5-Omni vote ({label})", lambda: print("  ", qwen.vote(request)))
+            ola = smoke.step(f"Ola-Omni load ({label})", lambda: OlaRuntime.from_pretrained(
+                ola_files, device=device, quantize=quantize))
+            if ola is not None:
+                smoke.step(f"Ola-Omni vote ({label})", lambda: print("  ", OlaEmotionVoter(ola).vote(request)))
+                smoke.step(f"Ola-Omni reply ({label})", lambda: print("  ", repr("".join(OlaReplyWriter(ola).write(
+                    request, _happy(), 24)))))
+            engines.update(qwen=qwen, ola=ola)
+        speech = smoke.step("OpenVoice load", lambda: OpenVoiceSpeechEngine.from_pretrained(
+            device=device, converter_version="v1", weights_dir=hub))
+        video = smoke.step("DICE-Talk build", lambda: tiny_dicetalk(device))
+        if all(engine is not None for engine in (engines["ola"], engines["qwen"], speech, video)):
+            full, costs = assemble(engines["ola"], engines["qwen"], speech, video)
+            whole_turn(smoke, full, costs, root)
+        else:
+            smoke.failed = True
+            print("[FAILED] the whole turn needs every engine")
+    print("\nstep".ljust(64) + "seconds  result")
+    for name, seconds, result in smoke.rows:
+        print(f"{name:<63} {seconds:7.2f}  {result}")
+    return 1 if smoke.failed else 0
+
+
+def _happy():
+    from e3rg_core.understanding.voting import decide
+    from e3rg_core.engines import Vote
+    return decide([Vote("smoke", "text", "joyful", None)], {})
+
+
+if __name__ == "__main__":
+    sys.exit(main())

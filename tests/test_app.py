@@ -1,0 +1,136 @@
+"""The Space as users and API clients meet it: launched on localhost, driven by gradio_client and Chromium."""
+import concurrent.futures
+import json
+import shutil
+import socket
+from pathlib import Path
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+import soundfile
+
+from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    import app
+    port = _free_port()
+    app.demo.queue(default_concurrency_limit=4).launch(server_name="127.0.0.1", server_port=port,
+                                                        prevent_thread_lock=True, quiet=True)
+    yield f"http://127.0.0.1:{port}/"
+    app.demo.close()
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    from gradio_client import Client
+    return Client(server, verbose=False)
+
+
+def _check(result, expect_text=None):
+    emotion, text, wav, mp4, bundle = result
+    assert emotion["emotion"]["fine"] in FINE_LABELS and emotion["emotion"]["coarse"] in COARSE_LABELS
+    assert emotion["emotion"]["votes"] and emotion["engines"]["video"]
+    assert len(text.split()) >= 3
+    samples, rate = soundfile.read(wav)
+    assert 1.0 < len(samples) / rate < 30
+    reader = imageio_ffmpeg.read_frames(mp4)
+    meta = next(reader)
+    frames = [np.frombuffer(f, np.uint8) for f in reader]
+    assert len(frames) == pytest.approx(len(samples) / rate * 25, abs=2) and meta["audio_codec"]
+    assert Path(bundle).suffix == ".zip"
+    if expect_text:
+        assert emotion["heard_text"] == expect_text
+    return emotion
+
+
+def test_text_example_over_the_api(client):
+    from gradio_client import handle_file  # noqa: F401
+    history = json.dumps([{"role": "speaker", "utterance": "Guess what happened today?"},
+                          {"role": "listener", "utterance": "Tell me!"}])
+    text = "I finally got accepted into the nursing program!"
+    emotion = _check(client.predict(history, text, None, None, "", api_name="/respond"), text)
+    assert emotion["emotion"]["coarse"] == "happy"
+
+
+def test_audio_example_over_the_api(client):
+    from gradio_client import handle_file
+    emotion = _check(client.predict("[]", "", handle_file(str(EXAMPLES / "turn_audio.wav")), None, "ava",
+                                    api_name="/respond"))
+    assert "exam" in emotion["heard_text"].lower()
+
+
+def test_video_example_over_the_api(client):
+    from gradio_client import handle_file
+    emotion = _check(client.predict("[]", "", None, handle_file(str(EXAMPLES / "turn_video.mp4")), "",
+                                    api_name="/respond"))
+    assert "face" in {v["modality"] for v in emotion["emotion"]["votes"]}
+
+
+def test_bad_input_is_a_clear_api_error(client):
+    from gradio_client.exceptions import AppError
+    with pytest.raises(AppError, match="Give your latest turn"):
+        client.predict("[]", "", None, None, "", api_name="/respond")
+    with pytest.raises(AppError, match="history_json is not valid JSON"):
+        client.predict("{oops", "hello", None, None, "", api_name="/respond")
+    with pytest.raises(AppError, match="limit is 2000"):
+        client.predict("[]", "x" * 20_000, None, None, "", api_name="/respond")
+
+
+def test_four_concurrent_requests_get_their_own_outputs(server):
+    from gradio_client import Client
+    texts = ["I won the lottery this morning!", "My grandmother died last week.",
+             "Someone stole my bike again, I'm so angry.", "There is a strange man following me home."]
+
+    def ask(text):
+        return Client(server, verbose=False).predict("[]", text, None, None, "", api_name="/respond")
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(ask, texts))
+    for text, result in zip(texts, results):
+        _check(result, text)
+    assert len({Path(r[3]).parent for r in results}) == 4       # one folder per request
+    assert len({r[1] for r in results}) == 4                     # four different replies
+
+
+@pytest.mark.browser
+def test_browser_upload_audio_fills_all_four_tabs(server, tmp_path):
+    if not shutil.which("chromium") and not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server, wait_until="networkidle")
+        page.locator("#turn-audio input[type=file]").set_input_files(str(EXAMPLES / "turn_audio.wav"))
+        page.locator("#turn-audio audio, #turn-audio .waveform-container").first.wait_for(timeout=30_000)
+        page.get_by_role("button", name="Respond", exact=True).click()
+        page.locator("#reply-video video").wait_for(timeout=240_000)
+        page.get_by_role("tab", name="Emotion & votes").click()
+        headline = page.locator("#emotion-headline").inner_text()
+        assert any(label in headline for label in FINE_LABELS)
+        assert page.locator("#votes table tbody tr").count() >= 2
+        page.get_by_role("tab", name="Text").click()
+        assert len(page.locator("#reply-text textarea").input_value().split()) >= 3
+        page.get_by_role("tab", name="Speech").click()
+        page.locator("#reply-audio audio, #reply-audio .waveform-container").first.wait_for(timeout=10_000)
+        page.get_by_role("tab", name="Video").click()
+        video_src = page.locator("#reply-video video").get_attribute("src")
+        assert video_src and "reply" in video_src
+        shot = tmp_path / "after_reply.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.stat().st_size > 20_000
+        browser.close()

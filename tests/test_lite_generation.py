@@ -1,0 +1,293 @@
+"""The lite speech and talking-portrait engines, run for real: hibari-tts, librosa, OpenCV and ffmpeg."""
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from e3rg_core.emotions import COARSE_LABELS
+from e3rg_core.engines import AudioClip, GenerationSettings, Speech
+from e3rg_core.errors import MissingInputError, NoFaceError
+from e3rg_core.limits import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
+from e3rg_core.media import decode_audio, write_wav
+from e3rg_core.memory.avatars import AvatarStore
+
+from e3rg_core.generation.lite_speech import (REFERENCE_F0_FEATURE, SPEAKING_STYLES, LiteSpeechEngine,
+                                              median_f0, speakable_text)
+from e3rg_core.generation.lite_video import FPS, LOOKS, LiteTalkingPortrait, portrait_layout
+
+REPLY = "I am so sorry to hear that. It must have been really hard for you, and I am here if you want to talk."
+
+
+def semitones(a: float, b: float) -> float:
+    return 12 * np.log2(a / b)
+
+
+def pitch_of(speech: Speech) -> float:
+    return median_f0(AudioClip(speech.samples, speech.sample_rate))
+
+
+def rms(samples: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(samples, dtype=np.float64))))
+
+
+@pytest.fixture(scope="module")
+def engine() -> LiteSpeechEngine:
+    return LiteSpeechEngine()
+
+
+@pytest.fixture(scope="module")
+def base_voice() -> np.ndarray:
+    """A reference voice independent of the engine under test: hibari's own default voice, used directly."""
+    from hibari import Hibari
+    return Hibari()("Hello, this is my own voice. I speak like this every single day.", seed=7)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> AvatarStore:
+    return AvatarStore(data_dir=tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="module")
+def portrait_png(tmp_path_factory) -> Path:
+    from PIL import Image
+    from skimage import data
+    path = tmp_path_factory.mktemp("portrait") / "astronaut.png"
+    Image.fromarray(data.astronaut()).save(path)
+    return path
+
+
+def make_avatar(store: AvatarStore, portrait: Path, name: str, samples: np.ndarray, sample_rate: int = 24_000):
+    voice = write_wav(store.data_dir / f"{name}.wav", samples, sample_rate)
+    return store.create(name, portrait, voice)
+
+
+@pytest.fixture(scope="module")
+def avatar(store, portrait_png, base_voice):
+    return make_avatar(store, portrait_png, "same", base_voice)
+
+
+@pytest.fixture(scope="module")
+def neutral_speech(engine, avatar) -> Speech:
+    return engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0))
+
+
+# ---- speech -----------------------------------------------------------------------------------------------
+
+def test_style_tables_cover_exactly_the_coarse_emotions():
+    assert set(SPEAKING_STYLES) == set(COARSE_LABELS)
+    assert set(LOOKS) == set(COARSE_LABELS)
+
+
+def test_supported_settings_name_real_settings():
+    fields = {field.name for field in dataclasses.fields(GenerationSettings)}
+    assert LiteSpeechEngine.supported_settings <= fields
+    assert LiteTalkingPortrait.supported_settings <= fields
+
+
+def test_speech_is_audible_at_a_standard_rate(neutral_speech):
+    assert neutral_speech.sample_rate in (22_050, 24_000)
+    assert neutral_speech.samples.dtype == np.float32
+    assert rms(neutral_speech.samples) > 10 * MIN_AUDIO_RMS
+    assert np.max(np.abs(neutral_speech.samples)) <= 1.0
+    assert "hibari" in neutral_speech.engine and "pitch" in neutral_speech.engine
+    assert 3.0 < neutral_speech.seconds < 12.0
+
+
+def test_speech_grows_with_the_text(engine, avatar):
+    short = engine.synthesize("Thank you.", "neutral", avatar, GenerationSettings(seed=0))
+    long = engine.synthesize("Thank you. " + REPLY, "neutral", avatar, GenerationSettings(seed=0))
+    assert long.seconds > short.seconds + 3.0
+
+
+def test_seed_makes_speech_repeatable(engine, avatar, neutral_speech):
+    again = engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0))
+    np.testing.assert_array_equal(again.samples, neutral_speech.samples)
+
+
+def test_concurrent_requests_match_serial_ones(engine, avatar, neutral_speech):
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0)),
+                                range(4)))
+    for speech in results:
+        np.testing.assert_array_equal(speech.samples, neutral_speech.samples)
+
+
+def test_sad_is_slower_lower_and_quieter_than_happy(engine, avatar):
+    happy = engine.synthesize(REPLY, "happy", avatar, GenerationSettings(seed=0))
+    sad = engine.synthesize(REPLY, "sad", avatar, GenerationSettings(seed=0))
+    print(f"\nhappy: {happy.seconds:.2f} s, {pitch_of(happy):.0f} Hz;  sad: {sad.seconds:.2f} s, {pitch_of(sad):.0f} Hz")
+    assert sad.seconds > happy.seconds * 1.15
+    assert semitones(pitch_of(happy), pitch_of(sad)) > 2.0
+    assert rms(sad.samples) < rms(happy.samples)
+
+
+def test_intensity_and_speed_settings_are_honoured(engine, avatar, neutral_speech):
+    flat_sad = engine.synthesize(REPLY, "sad", avatar, GenerationSettings(seed=0, emotion_intensity=0.0))
+    assert abs(flat_sad.seconds - neutral_speech.seconds) < 0.05
+    fast = engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0, speech_speed=1.5))
+    assert fast.seconds < neutral_speech.seconds / 1.3
+
+
+def test_pitch_moves_toward_low_and_high_reference_voices(engine, store, portrait_png, base_voice, neutral_speech):
+    import librosa
+    own = pitch_of(neutral_speech)
+    for name, steps in (("low", -7.0), ("high", 5.0)):
+        reference = librosa.effects.pitch_shift(base_voice, sr=24_000, n_steps=steps)
+        target = median_f0(AudioClip(reference, 24_000))
+        matched = engine.synthesize(REPLY, "neutral", make_avatar(store, portrait_png, name, reference),
+                                    GenerationSettings(seed=0))
+        got = pitch_of(matched)
+        print(f"\n{name}: reference {target:.0f} Hz, unmatched {own:.0f} Hz, matched {got:.0f} Hz")
+        assert np.sign(semitones(got, own)) == np.sign(steps)
+        assert abs(semitones(got, target)) < 2.0 < abs(semitones(own, target))
+
+
+def test_pitch_of_a_tone_reference_is_matched(engine, store, portrait_png):
+    times = np.arange(4 * 24_000) / 24_000
+    tone = 0.3 * np.sin(2 * np.pi * 110.0 * times) + 0.1 * np.sin(2 * np.pi * 220.0 * times)
+    matched = engine.synthesize(REPLY, "neutral", make_avatar(store, portrait_png, "tone", tone),
+                                GenerationSettings(seed=0))
+    assert abs(semitones(pitch_of(matched), 110.0)) < 1.5
+
+
+def test_reference_pitch_is_measured_once_and_cached(engine, store, portrait_png, base_voice):
+    import librosa
+    avatar = make_avatar(store, portrait_png, "cached", librosa.effects.pitch_shift(base_voice, sr=24_000,
+                                                                                    n_steps=-4))
+    first = engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0))
+    cached = list(avatar.cache_dir.glob(f"{REFERENCE_F0_FEATURE}-*.npy"))
+    assert len(cached) == 1
+    stamp = cached[0].stat().st_mtime_ns
+    measured = engine.reference_f0(avatar)
+    assert cached[0].stat().st_mtime_ns == stamp
+    # Replace the cached number: if the engine measured again it would not see this value.
+    np.save(cached[0], np.array([measured * 2 ** (8 / 12)]), allow_pickle=False)
+    assert engine.reference_f0(avatar) == pytest.approx(measured * 2 ** (8 / 12))
+    second = engine.synthesize(REPLY, "neutral", avatar, GenerationSettings(seed=0))
+    assert semitones(pitch_of(second), pitch_of(first)) > 5.0
+
+
+def test_text_and_speech_length_are_capped(engine, avatar):
+    long_text = " ".join(["This sentence keeps going so the reply runs far too long."] * 40)
+    assert len(speakable_text(long_text)) <= MAX_REPLY_CHARS
+    speech = engine.synthesize(long_text, "sad", avatar, GenerationSettings(seed=0, speech_speed=0.5))
+    assert speech.seconds <= MAX_SPEECH_SECONDS + 1e-6
+    assert speech.seconds > MAX_SPEECH_SECONDS - 1.0
+
+
+def test_empty_reply_is_refused(engine, avatar):
+    with pytest.raises(MissingInputError):
+        engine.synthesize("  \n ", "neutral", avatar, GenerationSettings())
+
+
+# ---- video ------------------------------------------------------------------------------------------------
+
+def read_video(path: Path) -> tuple[np.ndarray, dict]:
+    import imageio_ffmpeg
+    reader = imageio_ffmpeg.read_frames(str(path))
+    meta = next(reader)
+    width, height = meta["size"]
+    frames = np.stack([np.frombuffer(buffer, np.uint8).reshape(height, width, 3) for buffer in reader])
+    return frames, meta
+
+
+@pytest.fixture(scope="module")
+def portrait() -> np.ndarray:
+    from skimage import data
+    return data.astronaut()
+
+
+def test_five_second_reply_renders_fast_and_well_formed(engine, avatar, portrait, tmp_path):
+    text = "Oh, that sounds wonderful. I am really happy for you, and I hope it goes well."
+    started = time.perf_counter()
+    speech = engine.synthesize(text, "happy", avatar, GenerationSettings(seed=1))
+    tts_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    video = LiteTalkingPortrait().render(portrait, speech, "happy", GenerationSettings(seed=1),
+                                         tmp_path / "reply.mp4")
+    render_seconds = time.perf_counter() - started
+    print(f"\n{speech.seconds:.2f} s reply: speech {tts_seconds:.2f} s, video {render_seconds:.2f} s")
+    assert 3.5 < speech.seconds < 7.0
+    assert render_seconds < speech.seconds
+
+    frames, meta = read_video(video.path)
+    expected = round(speech.seconds * FPS)
+    assert abs(len(frames) - expected) <= 1 and abs(video.frame_count - expected) <= 1
+    assert meta["fps"] == FPS and video.fps == FPS
+    assert meta["audio_codec"] == "aac" and meta["codec"] == "h264"
+    height, width = frames.shape[1:3]
+    assert height == width and height % 2 == 0 and height <= 512
+    assert frames.std() > 20                                 # real picture content, not a blank frame
+    audio = decode_audio(video.path, speech.sample_rate, 60.0, "the rendered video's audio")
+    assert abs(len(audio) / speech.sample_rate - speech.seconds) <= 0.1
+    assert rms(audio) > 10 * MIN_AUDIO_RMS
+    assert video.engine == LiteTalkingPortrait.name and video.engine.startswith("lite")
+    assert (tmp_path / "reply.wav").is_file()
+
+
+def frame_loudness(samples: np.ndarray, sample_rate: int, frame_count: int) -> np.ndarray:
+    hop = sample_rate // FPS
+    return np.array([rms(samples[i * hop:(i + 1) * hop]) if len(samples[i * hop:(i + 1) * hop]) else 0.0
+                     for i in range(frame_count)])
+
+
+def test_mouth_moves_with_loud_speech_and_rests_in_silence(neutral_speech, portrait, tmp_path):
+    rate = neutral_speech.sample_rate
+    samples = np.concatenate([np.zeros(rate, np.float32), neutral_speech.samples[: int(2.5 * rate)]])
+    speech = Speech(samples, rate, neutral_speech.engine)
+    video = LiteTalkingPortrait().render(portrait, speech, "neutral", GenerationSettings(seed=3),
+                                         tmp_path / "mouth.mp4")
+    frames, _ = read_video(video.path)
+    loudness = frame_loudness(samples, rate, len(frames))
+    silent = np.flatnonzero(loudness[: FPS] == 0)[3:-3]
+    loud = np.flatnonzero(loudness > np.percentile(loudness[FPS:], 70))
+    mouth = portrait_layout(portrait).mouth_box()
+    inside = np.zeros(frames.shape[1:3], bool)
+    inside[mouth.y:mouth.y + mouth.height, mouth.x:mouth.x + mouth.width] = True
+    rest = frames[silent[len(silent) // 2]].astype(np.float32)
+
+    def change(indices: np.ndarray, where: np.ndarray) -> float:
+        return float(np.mean([np.abs(frames[i] - rest).mean(axis=-1)[where].mean() for i in indices]))
+
+    print(f"\nmouth change: loud {change(loud, inside):.1f} vs elsewhere {change(loud, ~inside):.1f}; "
+          f"silent {change(silent, inside):.1f}")
+    assert change(loud, inside) > 3 * change(loud, ~inside)
+    assert change(loud, inside) > 3 * change(silent, inside)
+
+
+def test_emotion_intensity_and_grade_are_honoured(neutral_speech, portrait, tmp_path):
+    short = Speech(neutral_speech.samples[: 2 * neutral_speech.sample_rate], neutral_speech.sample_rate, "t")
+    engine = LiteTalkingPortrait()
+
+    def frames_for(emotion: str, intensity: float) -> np.ndarray:
+        video = engine.render(portrait, short, emotion, GenerationSettings(seed=5, emotion_intensity=intensity),
+                              tmp_path / f"{emotion}-{intensity}.mp4")
+        return read_video(video.path)[0].astype(np.float32)
+
+    neutral = frames_for("neutral", 1.0)
+    np.testing.assert_array_equal(frames_for("sad", 0.0), neutral)
+    sad = frames_for("sad", 1.0)
+    happy = frames_for("happy", 1.0)
+    # Sad is graded cool and dim, happy warm and bright.
+    warmth = {name: float(np.mean(video[..., 0] - video[..., 2])) for name, video in
+              (("sad", sad), ("neutral", neutral), ("happy", happy))}
+    assert warmth["sad"] < warmth["neutral"] < warmth["happy"]
+    assert sad.mean() < neutral.mean() < happy.mean()
+
+
+def test_portrait_without_a_face_is_refused(neutral_speech, tmp_path):
+    gradient = np.linspace(0, 255, 320 * 320 * 3).reshape(320, 320, 3).astype(np.uint8)
+    with pytest.raises(NoFaceError, match="no face"):
+        LiteTalkingPortrait().render(gradient, neutral_speech, "neutral", GenerationSettings(),
+                                     tmp_path / "none.mp4")
+
+
+def test_empty_speech_is_refused(portrait, tmp_path):
+    with pytest.raises(MissingInputError):
+        LiteTalkingPortrait().render(portrait, Speech(np.zeros(0, np.float32), 24_000, "t"), "neutral",
+                                     GenerationSettings(), tmp_path / "empty.mp4")

