@@ -177,7 +177,7 @@ def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[ob
         yield HandedOver(stage, str(error))
     except Exception as error:      # a failed GPU stage must end in a lite answer, not a stack trace
         log.warning("GPU %s stage failed", stage, exc_info=True)
-        yield HandedOver(stage, f"the GPU {stage} stage failed ({describe(error)})")
+        yield HandedOver(stage, describe(error))
 
 
 @dataclass
@@ -258,8 +258,10 @@ class FullTierPipeline:
         reply = turn.reply
         try:
             job = self._job(turn)
-        except InputError as error:      # the GPU engines cannot take this turn (e.g. too long for them)
-            reply.notices.append(f"The GPU engines cannot take this turn: {str(error).rstrip('.')}. The lite (CPU) "
+        except Exception as error:      # the GPU engines cannot take this turn (e.g. too long for them)
+            reason = str(error) if isinstance(error, InputError) else describe(error)
+            log.warning("the turn could not be priced for the GPU", exc_info=not isinstance(error, InputError))
+            reply.notices.append(f"The GPU engines cannot take this turn: {reason.rstrip('.')}. The lite (CPU) "
                                  f"engines made the {_missing(reply)}.")
             return
         started = time.perf_counter()

@@ -114,7 +114,8 @@ def write_tiny_ola(folder: Path, seed: int = 0):
     torch.manual_seed(seed)
     settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
     config = build_config(settings, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
-                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG), OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
+                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG),
+                          OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
     state = {key: value.clone().contiguous() for key, value in OlaForCausalLM(config).state_dict().items()}
     save_file({k: v for k, v in state.items() if not k.startswith(SPEECH_PREFIX)}, str(folder / "model.safetensors"),
               metadata={"format": "pt"})
@@ -133,9 +134,9 @@ def write_tiny_ola(folder: Path, seed: int = 0):
 
 
 # -- OpenVoice ---------------------------------------------------------------------------------------------
-OPENVOICE_DECODER = {"resblock": "1", "resblock_kernel_sizes": [3, 7, 11], "resblock_dilation_sizes": [[1, 3, 5]] * 3,
-                     "upsample_rates": [4, 2, 2, 2], "upsample_initial_channel": 16, "upsample_kernel_sizes": [8, 4, 4, 4],
-                     "gin_channels": 16}
+OPENVOICE_DECODER = {"resblock": "1", "resblock_kernel_sizes": [3, 7, 11],
+                     "resblock_dilation_sizes": [[1, 3, 5]] * 3, "upsample_rates": [4, 2, 2, 2],
+                     "upsample_initial_channel": 16, "upsample_kernel_sizes": [8, 4, 4, 4], "gin_channels": 16}
 OPENVOICE_SPECTROGRAM = {"sampling_rate": 22_050, "filter_length": 128, "hop_length": 32, "win_length": 128}
 
 
@@ -154,7 +155,8 @@ def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
                              "n_layers": 2, "kernel_size": 3, "p_dropout": 0.1, **OPENVOICE_DECODER},
                    "symbols": list(SYMBOLS), "speakers": {style: row + 1 for row, style in enumerate(OPENVOICE_STYLES)}}
     converter_config = {"data": {"n_speakers": 0, **OPENVOICE_SPECTROGRAM},
-                        "model": {"inter_channels": 8, "hidden_channels": 8, "filter_channels": 16, **OPENVOICE_DECODER}}
+                        "model": {"inter_channels": 8, "hidden_channels": 8, "filter_channels": 16,
+                                  **OPENVOICE_DECODER}}
     base = BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config))
     converter = ToneColorConverterNet(ConverterConfig.from_dict(converter_config))
     gin = OPENVOICE_DECODER["gin_channels"]
@@ -241,10 +243,10 @@ def sample_request(seconds: float = 2.0, frames: int = 6):
     from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
     rng = np.random.default_rng(0)
     t = np.arange(int(seconds * 16_000)) / 16_000
-    audio = AudioClip((0.3 * np.sin(2 * np.pi * 180 * t) * (0.6 + 0.4 * np.sin(2 * np.pi * 3 * t))).astype(np.float32),
-                      16_000)
-    video = VideoClip(rng.integers(0, 256, (frames, 72, 128, 3), dtype=np.uint8), np.arange(frames) / frames * seconds,
-                      seconds, frames / seconds)
+    voice = 0.3 * np.sin(2 * np.pi * 180 * t) * (0.6 + 0.4 * np.sin(2 * np.pi * 3 * t))
+    audio = AudioClip(voice.astype(np.float32), 16_000)
+    video = VideoClip(rng.integers(0, 256, (frames, 72, 128, 3), dtype=np.uint8),
+                      np.arange(frames) / frames * seconds, seconds, frames / seconds)
     return UnderstandingRequest(history=(Utterance(0, "speaker", "I finally got the job I wanted!"),),
                                 audio=audio, video=video)
 
@@ -283,9 +285,8 @@ def whole_turn(smoke: Smoke, engines, costs, workdir: Path) -> None:
     from e3rg_core.zerogpu import FullTierPipeline, gpu_duration
     request = sample_request()
     audio = write_wav(workdir / "turn.wav", request.audio.samples, request.audio.sample_rate)
-    even = request.video.frames[:, :72, :128]
-    video = write_mp4(list(even), request.video.fps, audio, workdir / "turn.mp4")
-    pipeline = smoke.step("lite pipeline (fallback and CPU stages)", lambda: FullTierPipeline(
+    video = write_mp4(list(request.video.frames), request.video.fps, audio, workdir / "turn.mp4")
+    pipeline = smoke.step("FullTierPipeline over the lite pipeline", lambda: FullTierPipeline(
         FullTier(engines, costs, smoke.device), lite_pipeline()))
     if pipeline is None:
         return
@@ -297,7 +298,7 @@ def whole_turn(smoke: Smoke, engines, costs, workdir: Path) -> None:
         return gpu_turn(job)
 
     pipeline.gpu_turn = counted
-    turn = ResponseRequest(text="", video_path=str(video), avatar="", settings=GenerationSettings(video_steps=2, seed=0))
+    turn = ResponseRequest(video_path=str(video), settings=GenerationSettings(video_steps=2, seed=0))
     reply = smoke.step("whole full-tier turn (video + its audio, text transcribed)",
                        lambda: pipeline.run(turn, workdir / "turn"))
     if reply is not None:
@@ -310,6 +311,13 @@ def whole_turn(smoke: Smoke, engines, costs, workdir: Path) -> None:
             print("[FAILED] the turn did not make exactly one GPU call and finish", flush=True)
 
 
+def joyful():
+    """An EmotionResult to write a reply for."""
+    from e3rg_core.engines import Vote
+    from e3rg_core.understanding.voting import decide
+    return decide([Vote("smoke", "text", "joyful", None)], {})
+
+
 def main() -> int:
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda":
@@ -317,7 +325,6 @@ def main() -> int:
     else:
         print("No CUDA device here: running the tiny models on the CPU instead (4-bit through bitsandbytes' CPU "
               "kernels). This checks the code paths, not CUDA.")
-        torch.set_num_threads(max(1, torch.get_num_threads()))
     from e3rg_core.full_tier import assemble
     from e3rg_core.generation.openvoice import OpenVoiceSpeechEngine
     from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter, OlaRuntime
@@ -343,7 +350,7 @@ def main() -> int:
             if ola is not None:
                 smoke.step(f"Ola-Omni vote ({label})", lambda: print("  ", OlaEmotionVoter(ola).vote(request)))
                 smoke.step(f"Ola-Omni reply ({label})", lambda: print("  ", repr("".join(OlaReplyWriter(ola).write(
-                    request, _happy(), 24)))))
+                    request, joyful(), 24)))))
             engines.update(qwen=qwen, ola=ola)
         speech = smoke.step("OpenVoice load", lambda: OpenVoiceSpeechEngine.from_pretrained(
             device=device, converter_version="v1", weights_dir=hub))
@@ -358,12 +365,6 @@ def main() -> int:
     for name, seconds, result in smoke.rows:
         print(f"{name:<63} {seconds:7.2f}  {result}")
     return 1 if smoke.failed else 0
-
-
-def _happy():
-    from e3rg_core.understanding.voting import decide
-    from e3rg_core.engines import Vote
-    return decide([Vote("smoke", "text", "joyful", None)], {})
 
 
 if __name__ == "__main__":

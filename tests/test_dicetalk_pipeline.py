@@ -1,16 +1,23 @@
 """The DICE-Talk engine end to end on CPU with tiny random-weight models: the real portrait preparation,
 whisper encoder, sampler, VAE, RIFE, and H.264+AAC muxing through ffmpeg."""
+import io
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
 
 from e3rg_core.emotions import COARSE_LABELS, COARSE_TO_DICETALK_EMOTION
 from e3rg_core.engines import GenerationSettings, Speech
-from e3rg_core.errors import InputError, MediaTooLongError, NoFaceError
-from e3rg_core.generation.dicetalk import DiceTalkVideoEngine, estimate_gpu_seconds, hub_files
+from e3rg_core.errors import (CheckpointMismatchError, EngineUnavailableError, InputError, MediaTooLongError,
+                              NoFaceError)
+from e3rg_core.faces import largest_face
+from e3rg_core.generation.dicetalk import DiceTalkVideoEngine, emotion_priors, estimate_gpu_seconds, hub_files
 from e3rg_core.generation.dicetalk.cost import unet_calls
+from e3rg_core.generation.dicetalk.emotion_priors import load_emotion_priors, parse_official_prior, prior_vector
 from e3rg_core.generation.dicetalk.interpolation import FrameInterpolator, doubled_frame_rate, warp
 from e3rg_core.generation.dicetalk.pipeline import DiceTalkPipeline
+from e3rg_core.generation.dicetalk.portrait import prepare_portrait
 from e3rg_core.generation.dicetalk.sampler import SamplerSettings
 from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE as SIDE
 from e3rg_core.generation.dicetalk.tiny import tiny_pipeline
@@ -147,3 +154,57 @@ def test_hub_files_are_exact_files_not_whole_repos():
     svd = [name for repo, name in files if repo == "stabilityai/stable-video-diffusion-img2vid-xt"]
     assert "unet/config.json" in svd and not any(name.startswith("unet/diffusion_pytorch_model") for name in svd)
     assert all(".fp16." in name for name in svd if name.endswith(".safetensors"))
+
+
+def test_portrait_preparation(portrait):
+    uncropped = prepare_portrait(portrait, crop=False)
+    assert uncropped.image.shape == (512, 512, 3) and uncropped.clip_image.shape == (224, 224, 3)
+    face = largest_face(portrait)
+    centre = uncropped.face_mask[face.y + face.height // 2, face.x + face.width // 2]
+    assert centre == pytest.approx(1.0, abs=0.02) and uncropped.face_mask[0, 0] == pytest.approx(0.0, abs=0.02)
+    wide = prepare_portrait(np.concatenate([portrait, portrait[:, :256]], axis=1), crop=False)
+    assert wide.image.shape == (512, 768, 3)
+    cropped = prepare_portrait(np.concatenate([portrait] * 3, axis=1), crop=True)
+    assert cropped.image.shape == (512, 512, 3)
+    assert cropped.face_mask.mean() > uncropped.face_mask.mean()     # the face fills more of a face crop
+    with pytest.raises(InputError, match="crop"):
+        prepare_portrait(np.concatenate([portrait] * 3, axis=1), crop=False)
+
+
+def _pickled_npy(value) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, value, allow_pickle=True)
+    return buffer.getvalue()
+
+
+def test_official_prior_files_are_read_without_unpickling(tmp_path):
+    mu = np.random.default_rng(2).standard_normal((1, 256)).astype(np.float32)
+    assert np.array_equal(parse_official_prior(_pickled_npy({"mu": mu}), "happy"), mu[0])
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (tmp_path / "executed",))
+    with pytest.raises(CheckpointMismatchError):
+        parse_official_prior(_pickled_npy({"mu": Payload()}), "hostile")
+    assert not (tmp_path / "executed").exists()
+    with pytest.raises(CheckpointMismatchError):
+        parse_official_prior(b"not a numpy file", "garbage")
+
+
+def test_emotion_priors_are_fetched_once_then_read_from_a_plain_cache(tmp_path, monkeypatch):
+    with pytest.raises(EngineUnavailableError):
+        load_emotion_priors(tmp_path, local_files_only=True)
+    vectors = {name: np.full((1, 256), index, np.float32) for index, name in enumerate(emotion_priors.SHA256)}
+    monkeypatch.setattr(emotion_priors, "_download", lambda name: _pickled_npy({"mu": vectors[name]}))
+    priors = load_emotion_priors(tmp_path)
+    assert set(priors) == set(COARSE_TO_DICETALK_EMOTION.values())
+    assert all(np.array_equal(priors[name], vectors[name][0]) for name in priors)
+    monkeypatch.setattr(emotion_priors, "_download", None)           # a second load must not download
+    assert all(np.array_equal(load_emotion_priors(tmp_path, local_files_only=True)[name], priors[name])
+               for name in priors)
+
+
+@pytest.mark.parametrize("values", [np.ones(255), np.full(256, np.nan), "happy", [[1.0] * 128] * 3])
+def test_custom_priors_must_be_256_finite_numbers(values):
+    with pytest.raises(InputError):
+        prior_vector(values)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from e3rg_core.dialogue import Utterance
+from e3rg_core.dialogue import Dialogue, Turn, Utterance
 from e3rg_core.emotions import FINE_LABELS, coarse_of
 from e3rg_core.engines import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
@@ -127,6 +127,28 @@ def test_face_voter_sees_the_astronaut_smile(face, astronaut):
     assert "face in 3 of 3 frames" in vote.raw
 
 
+# Keras 3.15.1 (torch backend) on the same .hdf5, `load_model(path, compile=False).predict(x)`, where x is the
+# first six skimage LFW faces resized to 64x64 (cv2 bilinear) and scaled to [-1, 1]. Not derived from our port.
+KERAS_REFERENCE = np.array([
+    [0.32040, 0.01267, 0.34313, 0.00313, 0.11539, 0.15783, 0.04745],
+    [0.00168, 0.00001, 0.00054, 0.99179, 0.00038, 0.00011, 0.00549],
+    [0.09949, 0.00696, 0.38048, 0.20761, 0.19500, 0.00083, 0.10964],
+    [0.10072, 0.00005, 0.39535, 0.00935, 0.41792, 0.01244, 0.06417],
+    [0.28288, 0.00338, 0.02764, 0.37653, 0.04421, 0.00073, 0.26464],
+    [0.60568, 0.00054, 0.04712, 0.01519, 0.09732, 0.00099, 0.23316],
+])
+
+
+def test_face_model_matches_keras(face):
+    import cv2
+    from skimage import data
+    faces = [cv2.resize(f.astype(np.float32), (64, 64), interpolation=cv2.INTER_LINEAR)
+             for f in data.lfw_subset()[:6]]
+    with torch.inference_mode():
+        probs = face.model(torch.from_numpy(np.stack(faces) * 2 - 1)[:, None]).numpy()
+    np.testing.assert_allclose(probs, KERAS_REFERENCE, atol=2e-5)
+
+
 def test_face_voter_averages_only_frames_with_a_face(face, astronaut):
     import cv2
     from skimage import data
@@ -218,6 +240,16 @@ def test_writer_serves_concurrent_requests(writer):
     for thread in threads:
         thread.join(timeout=60)
     assert len(replies) == 2 and all(reply.strip() for reply in replies.values()), replies
+
+
+def test_writer_drops_examples_that_overflow_its_context(writer):
+    long_story = "We talked about the weather and the garden for a long while. " * 240   # ~3,000 tokens
+    example = Dialogue("other", (Turn("other-1", (Utterance(0, "speaker", long_story),), response="I see.",
+                                      chain_of_empathy={"speaker_emotion": "content"}),))
+    request = UnderstandingRequest(history=(Utterance(0, "speaker", CLEAR_SENTENCES[0][0]),),
+                                   examples=(example,) * 3)
+    reply = "".join(writer.write(request, EmotionResult("sad", "sad", (), "test"), max_new_tokens=16))
+    assert reply.strip()
 
 
 def test_writer_reports_a_missing_model(tmp_path):

@@ -6,6 +6,7 @@ The "GPU" tier here is the full tier's own assembly (full_tier.assemble) of tiny
 models, with the lite speech and video engines standing in for OpenVoice and DICE-Talk.
 """
 import importlib.util
+import inspect
 import math
 import pickle
 from dataclasses import fields, is_dataclass
@@ -16,8 +17,9 @@ import pytest
 import torch
 
 from e3rg_core import full_tier
+from e3rg_core.dialogue import Utterance
 from e3rg_core.emotions import FINE_LABELS
-from e3rg_core.engines import EngineSet, GenerationSettings
+from e3rg_core.engines import AudioClip, EngineSet, GenerationSettings, UnderstandingRequest, VideoClip
 from e3rg_core.full_tier import FullTier, assemble
 from e3rg_core.generation.dicetalk import estimate_gpu_seconds
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
@@ -123,8 +125,6 @@ def same(a, b) -> bool:
 
 def test_duration_asked_for_sample_requests(gpu_tier, lite, tmp_path):
     avatar = lite.avatars.get("ava")
-    from e3rg_core.dialogue import Utterance
-    from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
     history = (Utterance(0, "speaker", TEXT),)
     rng = np.random.default_rng(0)
     samples = {
@@ -161,6 +161,7 @@ def test_duration_asked_for_sample_requests(gpu_tier, lite, tmp_path):
 
 def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(gpu_tier, lite, media, tmp_path, monkeypatch):
     pipeline = FullTierPipeline(gpu_tier, lite)
+    assert inspect.isgeneratorfunction(pipeline.gpu_turn)     # so spaces wraps it as a streaming GPU function
     spy = spied(pipeline, monkeypatch)
     request = ResponseRequest(text=TEXT, video_path=str(media["mp4"]), settings=GenerationSettings(video_steps=1,
                                                                                                   seed=0))

@@ -181,9 +181,9 @@ def _state_dict_from_keras(path: str | Path, model: MiniXception) -> dict[str, t
                                               f"expected {tuple(expected[key].shape)}.")
             state[key] = torch.from_numpy(np.ascontiguousarray(array, dtype=np.float32))
     # BatchNorm's batch counter has no Keras counterpart and plays no part in evaluation.
-    for key, value in expected.items():
-        if key.endswith("num_batches_tracked"):
-            state[key] = value
+    state |= {key: value for key, value in expected.items() if key.endswith("num_batches_tracked")}
+    if missing := sorted(set(expected) - set(state)):
+        raise CheckpointMismatchError(f"{path} leaves mini-Xception weights unset: {missing}.")
     return state
 
 
@@ -256,5 +256,5 @@ class FaceEmotionVoter(EmotionVoter):
         order = np.argsort(probs)[::-1]
         top = FER_LABELS[order[0]]
         summary = ", ".join(f"{FER_LABELS[i]} {probs[i]:.2f}" for i in order[:3])
-        return Vote(self.name, self.modality, FER_TO_FINE[top], float(probs[order[0]]),
+        return Vote(self.name, self.modality, FER_TO_FINE[top], round(float(probs[order[0]]), 2),
                     f"{summary} (face in {seen} of {len(picks)} frames)")

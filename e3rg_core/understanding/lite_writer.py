@@ -17,22 +17,30 @@ import queue
 import re
 import threading
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from ..engines import EmotionResult, ReplyWriter, UnderstandingRequest
 from ..errors import EngineUnavailableError
 from ..limits import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
-from .prompts import clean_reply, reply_prompt
+from .prompts import Prompt, clean_reply, reply_prompt
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-CONTEXT_TOKENS = 4096       # room for the capped history (8,000 characters) plus three k-shot examples
+CONTEXT_TOKENS = 4096       # the capped history (8,000 characters, ~2,000 tokens) with room for examples
 TEMPERATURE = 0.3
 MAX_SENTENCES = 3
+# llama.cpp's threads meet at a barrier after every layer, so one thread delayed by a busy neighbour stalls
+# the rest. On a shared 2-core machine SmolLM2 generated 24-26 tokens/s with one thread and 2-7 with two.
+DEFAULT_THREADS = 1
 # The model sometimes goes on to write the next turns itself; stopping there saves the tokens.
 TURN_STARTS = ("\nSpeaker:", "\nListener:", "\nThe Speaker", "\nThe Listener")
 _SENTENCE_END = re.compile(r"[.!?](?= )")   # the ends clean_reply cuts at, so both agree on sentences
 _DONE = object()
+
+
+class PromptTooLongError(EngineUnavailableError):
+    """The prompt does not fit the model's context."""
 
 
 def smollm_path() -> Path:
@@ -59,13 +67,14 @@ class SmolLM:
         try:
             import xllamacpp
         except ImportError as error:
-            raise EngineUnavailableError(f"The lite reply runtime is missing: cannot import xllamacpp ({error}).")
+            raise EngineUnavailableError(
+                f"The lite reply runtime is missing: cannot import xllamacpp ({error}).") from error
         params = xllamacpp.CommonParams()
         params.model.path = str(model)
         params.offline = True
         params.n_ctx = CONTEXT_TOKENS
         params.n_parallel = 1
-        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads or min(4, os.cpu_count() or 1)
+        params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads or DEFAULT_THREADS
         params.verbosity = -1
         # The runtime always opens an HTTP endpoint; keep it on loopback, on a free port, and locked with a key
         # nobody holds (calls made in-process do not go through HTTP).
@@ -86,8 +95,9 @@ class SmolLM:
         stop = threading.Event()
 
         def on_chunk(chunk: dict) -> bool:
-            if "error" in chunk:
-                pieces.put(EngineUnavailableError(f"SmolLM2 failed: {chunk['error']}"))
+            if error := chunk.get("error"):
+                too_long = isinstance(error, dict) and error.get("type") == "exceed_context_size_error"
+                pieces.put((PromptTooLongError if too_long else EngineUnavailableError)(f"SmolLM2 failed: {error}"))
                 return True
             for choice in chunk.get("choices", ()):
                 if content := (choice.get("delta") or {}).get("content"):
@@ -102,7 +112,9 @@ class SmolLM:
             finally:
                 pieces.put(_DONE)
 
-        threading.Thread(target=run, name="smollm-stream", daemon=True).start()
+        # Not a daemon, and joined: a thread still inside llama.cpp when the interpreter exits aborts the process.
+        worker = threading.Thread(target=run, name="smollm-stream")
+        worker.start()
         try:
             while (item := pieces.get()) is not _DONE:
                 if isinstance(item, Exception):
@@ -110,6 +122,7 @@ class SmolLM:
                 yield item
         finally:
             stop.set()
+            worker.join()   # returns at the next token at the latest
 
 
 @lru_cache(maxsize=1)
@@ -160,9 +173,17 @@ class SmolLMReplyWriter(ReplyWriter):
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult,
               max_new_tokens: int) -> Iterator[str]:
-        prompt = reply_prompt(request, emotion)
-        messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
         budget = max(1, min(max_new_tokens, MAX_REPLY_TOKENS))
+        try:
+            yield from self._reply(reply_prompt(request, emotion), budget)
+        except PromptTooLongError:
+            if not request.examples:
+                raise
+            # The k-shot examples help but are not needed; a dialogue too long to fit with them goes without.
+            yield from self._reply(reply_prompt(replace(request, examples=()), emotion), budget)
+
+    def _reply(self, prompt: Prompt, budget: int) -> Iterator[str]:
+        messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
         # A second seed when the first answer cleans down to nothing (e.g. it was only a speaker tag).
         for seed in (self.seed, self.seed + 1):
             raw_pieces = self.llm.stream(messages, budget, TEMPERATURE, seed)

@@ -57,8 +57,8 @@ def download_thinker(repo_id: str = QWEN_OMNI_REPO, local_files_only: bool = Fal
     try:
         paths = [Path(hf_hub_download(repo_id, name, local_files_only=local_files_only)) for name in THINKER_FILES]
     except Exception as error:      # offline, not cached, renamed: all mean the voter cannot run
-        raise EngineUnavailableError(f"Qwen2.5-Omni files are not available ({type(error).__name__}: {error})."
-                                     ) from error
+        raise EngineUnavailableError(
+            f"The files of {repo_id} are not available ({type(error).__name__}).") from error
     return paths[0].parent
 
 

@@ -78,7 +78,7 @@ class TextEmotionVoter(EmotionVoter):
         try:
             from nade import Nade
         except ImportError as error:
-            raise EngineUnavailableError(f"The text emotion model is missing: cannot import nade ({error}).")
+            raise EngineUnavailableError(f"The text emotion model is missing: cannot import nade ({error}).") from error
         try:
             with warnings.catch_warnings():
                 # nade warns as it unpacks its gzipped boosters into its own package folder on first use.

@@ -74,6 +74,16 @@ class DiceTalkPipeline:
     def device(self) -> torch.device:
         return self.unet.device
 
+    def to(self, device: str | torch.device, dtype: torch.dtype) -> DiceTalkPipeline:
+        """Place the models as inference runs them, in eval mode: the UNet, VAE, CLIP and pose guider in dtype;
+        the reference encoder, audio projection, emotion model, whisper and RIFE in float32."""
+        for module in (self.unet, self.vae, self.image_encoder, self.pose_guider):
+            module.to(device, dtype).eval()
+        for module in (self.reference_encoder, self.audio_projection, self.emotion_model,
+                       self.speech_encoder.encoder, self.interpolator):
+            module.to(device, torch.float32).eval()
+        return self
+
     @torch.inference_mode()
     def conditioning(self, portrait: PreparedPortrait, samples: np.ndarray, prior: np.ndarray) -> Conditioning:
         device, dtype = self.device, self.unet.dtype
@@ -128,10 +138,6 @@ class DiceTalkPipeline:
         from transformers.models.whisper.modeling_whisper import WhisperEncoder
 
         paths = fetch(local_files_only)
-
-        def dicetalk(module: nn.Module, name: str) -> nn.Module:
-            return load_strict(module, read_state_dict(paths[DICETALK_REPO, name]), f"{DICETALK_REPO}/{name}")
-
         unet_config = json.loads(paths[SVD_REPO, SVD_UNET_CONFIG].read_text())
         with torch.device("meta"):
             unet = DiceTalkUNet(**{key: value for key, value in unet_config.items() if not key.startswith("_")})
@@ -140,7 +146,7 @@ class DiceTalkPipeline:
         for module, name in ((unet, UNET_WEIGHTS), (pose_guider, POSE_GUIDER_WEIGHTS),
                              (audio_projection, AUDIO_PROJECTION_WEIGHTS), (emotion_model, EMOTION_MODEL_WEIGHTS),
                              (interpolator, INTERPOLATOR_WEIGHTS)):
-            dicetalk(module, name)
+            load_strict(module, read_state_dict(paths[DICETALK_REPO, name]), f"{DICETALK_REPO}/{name}")
 
         svd_root = snapshot_root(paths, SVD_REPO)
         vae, info = AutoencoderKLTemporalDecoder.from_pretrained(
@@ -160,13 +166,9 @@ class DiceTalkPipeline:
         load_strict(encoder, {key.removeprefix(prefix): value for key, value in whisper_state.items()
                               if key.startswith(prefix)}, f"{WHISPER_REPO} encoder")
 
-        for module in (unet, vae, image_encoder, pose_guider):
-            module.to(device, dtype).eval()
-        for module in (reference_encoder, audio_projection, emotion_model, encoder, interpolator):
-            module.to(device, torch.float32).eval()
         return cls(unet=unet, vae=vae, reference_encoder=reference_encoder, image_encoder=image_encoder,
                    clip_processor=CLIPImageProcessorPil(), pose_guider=pose_guider,
                    audio_projection=audio_projection, emotion_model=emotion_model,
                    speech_encoder=SpeechEncoder(WhisperFeatureExtractor.from_pretrained(whisper_root), encoder),
                    interpolator=interpolator,
-                   scheduler_config=json.loads(paths[SVD_REPO, SVD_SCHEDULER_CONFIG].read_text()))
+                   scheduler_config=json.loads(paths[SVD_REPO, SVD_SCHEDULER_CONFIG].read_text())).to(device, dtype)

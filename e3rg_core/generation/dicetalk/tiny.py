@@ -23,7 +23,9 @@ SVD_XT_SCHEDULER_CONFIG = {
     "use_karras_sigmas": True}
 
 
-def tiny_pipeline(seed: int = 0) -> DiceTalkPipeline:
+def tiny_pipeline(seed: int = 0, device: str | torch.device = "cpu",
+                  dtype: torch.dtype = torch.float32) -> DiceTalkPipeline:
+    """Placed and typed as DiceTalkPipeline.from_pretrained places the real models."""
     from diffusers import AutoencoderKLTemporalDecoder
     from transformers import CLIPVisionConfig, CLIPVisionModelWithProjection, WhisperConfig, WhisperFeatureExtractor
     from transformers.models.clip.image_processing_pil_clip import CLIPImageProcessorPil
@@ -33,7 +35,7 @@ def tiny_pipeline(seed: int = 0) -> DiceTalkPipeline:
                                        down_block_types=("DownEncoderBlock2D",) * 4)
     whisper = WhisperEncoder(WhisperConfig(d_model=8, encoder_layers=1, encoder_attention_heads=2,
                                            encoder_ffn_dim=16, num_mel_bins=80, max_source_positions=1500))
-    pipeline = DiceTalkPipeline(
+    return DiceTalkPipeline(
         unet=DiceTalkUNet(block_out_channels=(32, 64), layers_per_block=1, cross_attention_dim=TINY_WIDTH,
                           down_block_types=("CrossAttnDownBlockSpatioTemporal", "DownBlockSpatioTemporal"),
                           up_block_types=("UpBlockSpatioTemporal", "CrossAttnUpBlockSpatioTemporal"),
@@ -49,10 +51,6 @@ def tiny_pipeline(seed: int = 0) -> DiceTalkPipeline:
                                                                output_dim=TINY_WIDTH, context_tokens=4)),
         emotion_model=EmotionModel(EmotionModelConfig(width=TINY_WIDTH, intermediate_dim=8, context_tokens=4,
                                                       codebook_size=6, num_heads=4, classifier_input_dim=8)),
-        speech_encoder=SpeechEncoder(WhisperFeatureExtractor(), whisper.eval()),
+        speech_encoder=SpeechEncoder(WhisperFeatureExtractor(), whisper),
         interpolator=FrameInterpolator(width=8),
-        scheduler_config=SVD_XT_SCHEDULER_CONFIG)
-    for module in (pipeline.unet, pipeline.vae, pipeline.reference_encoder, pipeline.image_encoder,
-                   pipeline.pose_guider, pipeline.audio_projection, pipeline.emotion_model, pipeline.interpolator):
-        module.eval()
-    return pipeline
+        scheduler_config=SVD_XT_SCHEDULER_CONFIG).to(device, dtype)

@@ -102,7 +102,7 @@ class DiceTalkUNet(UNetSpatioTemporalConditionModel):
         for name, module in self.named_modules():
             if isinstance(module, Attention) and name.endswith("attn2"):
                 # The processor computes plain attention; these layers must have nothing else to apply.
-                if module.spatial_norm is not None or module.group_norm is not None or module.norm_cross \
+                if module.spatial_norm is not None or module.group_norm is not None or module.norm_cross is not None \
                         or module.residual_connection:
                     raise ValueError(f"{name} uses attention options the adapter processor does not apply")
                 module.set_processor(AdapterAttnProcessor(module.to_k.in_features, module.to_k.out_features))
