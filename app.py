@@ -10,26 +10,38 @@ import threading
 from pathlib import Path
 
 import gradio as gr
+import pandas as pd
 
 from e3rg_core import service
 from e3rg_core.dialogue import AGES, GENDERS, TIMBRES, Utterance
 from e3rg_core.engines import GenerationSettings
 from e3rg_core.errors import InputError
 from e3rg_core.memory.avatars import DEFAULT_AVATAR, AvatarStore
-from e3rg_core.tiers import lite_pipeline, lite_supported_settings
+from e3rg_core.full_tier import FULL_TIER
+from e3rg_core.tiers import lite_supported_settings, select_pipeline
 from e3rg_core.understanding.prompts import SHOT_CHOICES
 
 EXAMPLES = Path(__file__).parent / "examples"
 AVATARS = AvatarStore()
-_pipeline = {}
-_pipeline_lock = threading.Lock()
+_serving = {}
+_serving_lock = threading.Lock()
 
 
 def pipeline():
-    with _pipeline_lock:
-        if "lite" not in _pipeline:
-            _pipeline["lite"] = lite_pipeline(AVATARS)
-        return _pipeline["lite"]
+    """The pipeline serving requests, built on first use (the lite engines load in a few seconds)."""
+    with _serving_lock:
+        if "pipeline" not in _serving:
+            _serving["pipeline"] = select_pipeline(AVATARS)
+        return _serving["pipeline"]
+
+
+if FULL_TIER is not None:
+    pipeline()   # ZeroGPU must find the GPU function, and the GPU models loaded, before launch
+SUPPORTED_SETTINGS = pipeline().supported_settings if FULL_TIER is not None else lite_supported_settings()
+TIER_NOTE = ("Engines: **full** (GPU: Ola-Omni + Qwen2.5-Omni, OpenVoice, DICE-Talk), with the lite CPU engines as "
+             "fallback." if FULL_TIER is not None and FULL_TIER.engines else
+             "Engines: **lite** (CPU, offline models shipped in Python packages). Each tab names the engine that "
+             "made its output.")
 
 
 def _settings(intensity, speed, steps, identity, emotion_scale, seed):
@@ -50,10 +62,8 @@ def _views(reply, workdir, final):
         + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
            if reply.heard_text else "")
         + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
-    chart = service.votes_chart(reply)
     history = service.rows_from_history(reply.history + (Utterance(len(reply.history), "listener", reply.text),))
-    return (headline, service.votes_table(reply), {"emotion": [c["emotion"] for c in chart],
-                                                   "votes": [c["votes"] for c in chart]},
+    return (headline, service.votes_table(reply), pd.DataFrame(service.votes_chart(reply), columns=["emotion", "votes"]),
             service.engine_line(reply, "emotion", "transcript"), reply.text, service.engine_line(reply, "text"),
             str(reply.wav_path) if reply.wav_path else None, service.engine_line(reply, "speech"),
             str(reply.mp4_path) if reply.mp4_path else None, service.engine_line(reply, "video"),
@@ -128,7 +138,7 @@ conditioned on it, and a listener avatar **speaks** it in its own voice with a m
 
 with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     gr.Markdown(INTRO)
-    engines_note = gr.Markdown("Engines: **lite** (CPU, offline models shipped in Python packages).")
+    gr.Markdown(TIER_NOTE)
     session_avatars = gr.State({})
     session_dir = gr.State(None)
     with gr.Row(equal_height=False):
@@ -161,7 +171,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                     avatar_timbre = gr.Dropdown([""] + list(TIMBRES), value="", label="Timbre")
                 add_avatar_button = gr.Button("Use this avatar", size="sm")
             with gr.Accordion("Advanced", open=False):
-                supported = lite_supported_settings()
+                supported = SUPPORTED_SETTINGS
                 gr.Markdown("Greyed-out settings are not used by the engines running here.")
                 intensity = gr.Slider(0, 1, value=1.0, step=0.05, label="Emotion intensity",
                                       interactive="emotion_intensity" in supported)
@@ -196,7 +206,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                 with gr.Tab("Video"):
                     reply_video = gr.Video(label="Talking avatar", interactive=False, elem_id="reply-video")
                     video_engine = gr.Markdown()
-            bundle = gr.File(label="Download bundle (JSON + wav + mp4)", interactive=False)
+            bundle = gr.File(label="Download bundle (JSON + wav + mp4)", interactive=False, elem_id="bundle")
             with gr.Accordion("Avatar preview", open=False):
                 preview_portrait = gr.Image(interactive=False, height=200, show_label=False)
                 preview_voice = gr.Audio(interactive=False, type="filepath", show_label=False)

@@ -28,17 +28,24 @@ def lite_engines() -> EngineSet:
     from .understanding.prosody_voter import VoiceProsodyVoter
     from .understanding.text_voter import TextEmotionVoter
 
-    notices = []
+    notices: list[str] = []
+    voters = []
+    for voter_class in (TextEmotionVoter, FaceEmotionVoter):
+        try:
+            voters.append(voter_class.from_pretrained())
+        except EngineUnavailableError as error:
+            log.warning("%s unavailable: %s", voter_class.__name__, error)
+            notices.append(f"A lite voter is unavailable here ({error}).")
+    voters.append(VoiceProsodyVoter())
     writer: ReplyWriter
     try:
-        writer = SmolLMReplyWriter()
+        writer = SmolLMReplyWriter.from_pretrained()
     except EngineUnavailableError as error:
         log.warning("lite reply writer unavailable: %s", error)
         notices.append(f"No language model is available here ({error}); replies come from templates.")
         writer = TemplateReplyWriter()
-    return EngineSet(voters=[TextEmotionVoter(), FaceEmotionVoter(), VoiceProsodyVoter()], writer=writer,
-                     speech=LiteSpeechEngine(), video=LiteTalkingPortrait(), tier="lite", notices=notices)
-
+    return EngineSet(voters=voters, writer=writer, speech=LiteSpeechEngine(), video=LiteTalkingPortrait(),
+                     tier="lite", notices=notices)
 
 def lite_supported_settings() -> frozenset[str]:
     """The generation settings the lite engines honour (read from their classes, so nothing loads)."""

@@ -1,14 +1,16 @@
-"""GPU smoke test of the full tier: tiny random configurations of every ported model (Ola-Omni, the Qwen2.5-Omni
-thinker, OpenVoice, DICE-Talk), written in their published file layouts and loaded through the real loaders onto
-CUDA (the two LLMs in bf16 and in 4-bit NF4), then one whole full-tier turn through FullTierPipeline (one GPU
-call), with timings.
+"""GPU smoke test of the full tier: tiny random configurations of every ported model on CUDA, then one whole
+full-tier turn through FullTierPipeline (one GPU call), with timings. Ola-Omni, the Qwen2.5-Omni thinker and
+OpenVoice are written in their published file layouts and loaded through their real loaders (the two LLMs in bf16
+and in 4-bit NF4); DICE-Talk's miniature is built in place, placed and typed as its loader places the real one.
 
     .venv/bin/python scripts/gpu_smoke.py
 
 Needs no hub access: every weight is random and lives in a temporary folder. Without CUDA it says so and runs the
 same tiny models on the CPU (bitsandbytes has CPU 4-bit kernels). Exits 1 if any step fails.
 
-The tiny writers here (write_tiny_omni, ...) are also what the tests use to build their models.
+The tiny checkpoint writers here (write_tiny_omni, write_tiny_ola, write_tiny_openvoice) are also what
+tests/test_zerogpu.py and tests/test_qwen_omni_voter.py build their models with; DICE-Talk's miniature is the
+port's own (generation/dicetalk/tiny.py).
 """
 from __future__ import annotations
 
@@ -175,65 +177,15 @@ def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
 
 
 # -- DICE-Talk ---------------------------------------------------------------------------------------------
-DICETALK_SIDE = 64          # generation size (latents 8x8)
-DICETALK_WIDTH = 16         # cross-attention width
-SVD_XT_SCHEDULER = {        # stabilityai/stable-video-diffusion-img2vid-xt scheduler/scheduler_config.json
-    "beta_end": 0.012, "beta_schedule": "scaled_linear", "beta_start": 0.00085, "clip_sample": False,
-    "interpolation_type": "linear", "num_train_timesteps": 1000, "prediction_type": "v_prediction",
-    "set_alpha_to_one": False, "sigma_max": 700.0, "sigma_min": 0.002, "skip_prk_steps": True,
-    "steps_offset": 1, "timestep_spacing": "leading", "timestep_type": "continuous", "trained_betas": None,
-    "use_karras_sigmas": True}
-
-
 def tiny_dicetalk(device: str, seed: int = 0):
-    """A DICE-Talk engine of tiny random modules, placed and typed as DiceTalkPipeline.from_pretrained does."""
-    from diffusers import AutoencoderKLTemporalDecoder
-    from transformers import CLIPVisionConfig, CLIPVisionModelWithProjection, WhisperConfig, WhisperFeatureExtractor
-    from transformers.models.clip.image_processing_pil_clip import CLIPImageProcessorPil
-    from transformers.models.whisper.modeling_whisper import WhisperEncoder
+    """A DICE-Talk engine on the port's own miniature pipeline (dicetalk.tiny), fp16 on CUDA as the real one."""
     from e3rg_core.emotions import COARSE_TO_DICETALK_EMOTION
-    from e3rg_core.generation.dicetalk import DiceTalkPipeline, DiceTalkVideoEngine
-    from e3rg_core.generation.dicetalk.audio_projection import AudioProjection, AudioProjectionConfig
-    from e3rg_core.generation.dicetalk.emotion_model import EmotionModel, EmotionModelConfig
-    from e3rg_core.generation.dicetalk.interpolation import FrameInterpolator
-    from e3rg_core.generation.dicetalk.pipeline import ReferenceEncoder
-    from e3rg_core.generation.dicetalk.pose_guider import PoseGuider, PoseGuiderConfig
-    from e3rg_core.generation.dicetalk.speech_features import SpeechEncoder
-    from e3rg_core.generation.dicetalk.unet import DiceTalkUNet
-    torch.manual_seed(seed)
-    vae = AutoencoderKLTemporalDecoder(block_out_channels=(32, 32, 32, 32), layers_per_block=1,
-                                       down_block_types=("DownEncoderBlock2D",) * 4)
-    half = dict(
-        unet=DiceTalkUNet(block_out_channels=(32, 64), layers_per_block=1, cross_attention_dim=DICETALK_WIDTH,
-                          down_block_types=("CrossAttnDownBlockSpatioTemporal", "DownBlockSpatioTemporal"),
-                          up_block_types=("UpBlockSpatioTemporal", "CrossAttnUpBlockSpatioTemporal"),
-                          num_attention_heads=(2, 4), addition_time_embed_dim=8,
-                          projection_class_embeddings_input_dim=24),
-        vae=vae,
-        image_encoder=CLIPVisionModelWithProjection(CLIPVisionConfig(
-            hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, image_size=224,
-            patch_size=32, projection_dim=DICETALK_WIDTH)),
-        pose_guider=PoseGuider(PoseGuiderConfig(conditioning_embedding_channels=32, block_out_channels=(4, 8, 8, 16))))
-    whisper = WhisperEncoder(WhisperConfig(d_model=8, encoder_layers=1, encoder_attention_heads=2,
-                                           encoder_ffn_dim=16, num_mel_bins=80, max_source_positions=1500))
-    full = dict(
-        reference_encoder=ReferenceEncoder(vae),
-        audio_projection=AudioProjection(AudioProjectionConfig(blocks=2, channels=8, intermediate_dim=16,
-                                                               output_dim=DICETALK_WIDTH, context_tokens=4)),
-        emotion_model=EmotionModel(EmotionModelConfig(width=DICETALK_WIDTH, intermediate_dim=8, context_tokens=4,
-                                                      codebook_size=6, num_heads=4, classifier_input_dim=8)),
-        interpolator=FrameInterpolator(width=8))
-    dtype = torch.float16 if device == "cuda" else torch.float32
-    for module in half.values():
-        module.to(device, dtype).eval()
-    for module in (*full.values(), whisper):
-        module.to(device, torch.float32).eval()
-    pipeline = DiceTalkPipeline(**half, **full, clip_processor=CLIPImageProcessorPil(),
-                                speech_encoder=SpeechEncoder(WhisperFeatureExtractor(), whisper),
-                                scheduler_config=SVD_XT_SCHEDULER)
+    from e3rg_core.generation.dicetalk import DiceTalkVideoEngine
+    from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE, tiny_pipeline
+    pipeline = tiny_pipeline(seed, device, torch.float16 if device == "cuda" else torch.float32)
     rng = np.random.default_rng(seed)
     priors = {name: rng.standard_normal(256) for name in COARSE_TO_DICETALK_EMOTION.values()}
-    return DiceTalkVideoEngine(pipeline, priors, short_side=DICETALK_SIDE)
+    return DiceTalkVideoEngine(pipeline, priors, short_side=TINY_SHORT_SIDE)
 
 
 # -- inputs ------------------------------------------------------------------------------------------------

@@ -114,20 +114,22 @@ def test_browser_upload_audio_fills_all_four_tabs(server, tmp_path):
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(server, wait_until="networkidle")
+        page.goto(server, wait_until="domcontentloaded")
+        page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
         page.locator("#turn-audio input[type=file]").set_input_files(str(EXAMPLES / "turn_audio.wav"))
-        page.locator("#turn-audio audio, #turn-audio .waveform-container").first.wait_for(timeout=30_000)
+        page.locator("#turn-audio a[download]").wait_for(timeout=30_000)
         page.get_by_role("button", name="Respond", exact=True).click()
-        page.locator("#reply-video video").wait_for(timeout=240_000)
+        page.locator("#bundle a[download]").wait_for(timeout=240_000)     # the bundle comes last
         page.get_by_role("tab", name="Emotion & votes").click()
         headline = page.locator("#emotion-headline").inner_text()
         assert any(label in headline for label in FINE_LABELS)
-        assert page.locator("#votes table tbody tr").count() >= 2
+        assert page.locator('#votes [role=gridcell][data-col="0"]').count() >= 2    # text + voice votes
         page.get_by_role("tab", name="Text").click()
         assert len(page.locator("#reply-text textarea").input_value().split()) >= 3
         page.get_by_role("tab", name="Speech").click()
-        page.locator("#reply-audio audio, #reply-audio .waveform-container").first.wait_for(timeout=10_000)
+        assert "reply" in page.locator("#reply-audio a[download]").get_attribute("href")
         page.get_by_role("tab", name="Video").click()
+        page.locator("#reply-video video").wait_for(timeout=10_000)
         video_src = page.locator("#reply-video video").get_attribute("src")
         assert video_src and "reply" in video_src
         shot = tmp_path / "after_reply.png"

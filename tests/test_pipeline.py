@@ -70,7 +70,10 @@ def test_video_turn_uses_face_and_its_audio(tmp_path):
 def test_avamerg_dialogue_file_supplies_the_turn(tmp_path):
     code, out = _run(tmp_path, "--dialogue", str(EXAMPLE_DIALOGUES))
     assert code == 0
-    assert json.loads((out / "reply.json").read_text())["heard_text"].startswith("I finally got the letter")
+    report = json.loads((out / "reply.json").read_text())
+    # the last turn's final speaker utterance is the turn; what came before it is the dialogue so far
+    assert report["heard_text"] == "I've been working toward it for three years."
+    assert [u["role"] for u in report["history"]] == ["speaker", "listener", "speaker"]
 
 
 def _bad_inputs(tmp_path):

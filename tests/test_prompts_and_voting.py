@@ -68,6 +68,7 @@ def test_parse_emotion(raw, label, how):
 
 def test_clean_reply_strips_tags_and_bounds_length():
     assert clean_reply('Listener: "I am so sorry."', 100) == "I am so sorry."
+    assert clean_reply("The Speaker: That sounds hard.", 100) == "That sounds hard."
     assert clean_reply("I hear you.\nSpeaker: thanks", 100) == "I hear you."
     long = "This is a sentence. " * 50
     cut = clean_reply(long, 100)
@@ -107,3 +108,16 @@ def test_remaining_tie_broken_by_voter_priority_then_neutral():
 def test_no_votes_is_neutral():
     result = decide([], PRIORITY)
     assert result.fine == "neutral" and result.votes == ()
+
+
+def test_reply_chat_carries_the_emotion_examples_and_dialogue_as_turns():
+    from e3rg_core.understanding.prompts import reply_chat
+    pool = list(example_pool())
+    history = (Utterance(0, "speaker", "Hi."), Utterance(1, "listener", "Hello!"), Utterance(2, "speaker", "I'm sad."),
+               Utterance(3, "speaker", "Really sad."))
+    request = UnderstandingRequest(history=history, examples=sample_examples(pool, 1, seed=1))
+    messages = reply_chat(request, EmotionResult("lonely", "sad", (), ""))
+    assert messages[0]["role"] == "system" and "lonely" in messages[0]["content"]
+    assert [m["role"] for m in messages[1:]] == ["user", "assistant", "user", "assistant", "user"]
+    assert messages[3]["content"] == "Hi." and messages[-1]["content"] == "I'm sad. Really sad."
+    assert messages[2]["content"] == request.examples[0].turns[-1].response

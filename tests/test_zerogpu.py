@@ -249,7 +249,6 @@ def test_the_tier_choice(monkeypatch):
     monkeypatch.setenv("E3RG_TIER", "fast")
     with pytest.raises(ValueError, match="E3RG_TIER"):
         full_tier.load_tier()
-    assert full_tier.FULL_TIER is None              # what this process loaded at import
 
 
 def test_preload_list_names_every_file_the_loaders_read():
@@ -266,3 +265,15 @@ def test_preload_list_names_every_file_the_loaders_read():
               *((file.repo_id, file.filename) for file in required_hub_files()), *dicetalk_files()]
     assert all(listed[repo] is None or name in listed[repo] for repo, name in wanted)
     assert listed["THUdyh/Ola-7b"] is None and "spk_dict.pt" not in listed[QWEN_OMNI_REPO]
+
+
+def test_the_app_gets_the_lite_pipeline_without_a_gpu_and_the_fallback_when_full_is_asked(monkeypatch):
+    from e3rg_core.tiers import select_pipeline
+    assert full_tier.FULL_TIER is None and type(select_pipeline()) is E3RGPipeline
+    # As if this process had been started with E3RG_TIER=full (the tier is loaded once, at import).
+    monkeypatch.setattr(full_tier, "FULL_TIER", full_tier.load_tier("full"))
+    pipeline = select_pipeline()
+    assert isinstance(pipeline, FullTierPipeline) and pipeline.gpu_turn is None
+    assert pipeline.notices and "CUDA" in pipeline.notices[0]
+    assert pipeline.supported_settings == (pipeline.lite.engines.speech.supported_settings
+                                           | pipeline.lite.engines.video.supported_settings)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import threading
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -98,7 +99,7 @@ class MiniXception(nn.Module):
         self.stem_conv2 = nn.Conv2d(c, c, 3, bias=False)
         self.stem_norm2 = nn.BatchNorm2d(c, eps=eps)
         widths = (c, *config.block_channels)
-        self.blocks = nn.ModuleList(ResidualBlock(a, b, eps) for a, b in zip(widths, widths[1:]))
+        self.blocks = nn.ModuleList(ResidualBlock(a, b, eps) for a, b in pairwise(widths))
         self.classifier = nn.Conv2d(widths[-1], config.num_classes, 3, padding=1)
 
     def forward(self, faces: torch.Tensor) -> torch.Tensor:
@@ -173,7 +174,7 @@ def _state_dict_from_keras(path: str | Path, model: MiniXception) -> dict[str, t
             f"{path} has {len(keras_layers)} weighted layers; mini-Xception needs {len(torch_layers)}.")
     expected = model.state_dict()
     state: dict[str, torch.Tensor] = {}
-    for (keras_name, weights), (prefix, module) in zip(keras_layers, torch_layers):
+    for (keras_name, weights), (prefix, module) in zip(keras_layers, torch_layers, strict=True):
         for name, array in _translate(weights, module).items():
             key = f"{prefix}.{name}"
             if tuple(array.shape) != tuple(expected[key].shape):

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..engines import EmotionResult, ReplyWriter, UnderstandingRequest
 from ..errors import EngineUnavailableError
 from ..limits import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
-from .prompts import Prompt, clean_reply, reply_prompt
+from .prompts import clean_reply, reply_chat
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096       # the capped history (8,000 characters, ~2,000 tokens) with room for examples
@@ -159,7 +159,7 @@ def clean_sentences(raw_pieces: Iterable[str], max_chars: int = MAX_REPLY_CHARS,
 
 
 class SmolLMReplyWriter(ReplyWriter):
-    """The Listener's reply from SmolLM2-135M-Instruct, prompted with prompts.reply_prompt."""
+    """The Listener's reply from SmolLM2-135M-Instruct, prompted with prompts.reply_chat."""
 
     name = "SmolLM2-135M-Instruct (llama.cpp)"
 
@@ -175,15 +175,14 @@ class SmolLMReplyWriter(ReplyWriter):
               max_new_tokens: int) -> Iterator[str]:
         budget = max(1, min(max_new_tokens, MAX_REPLY_TOKENS))
         try:
-            yield from self._reply(reply_prompt(request, emotion), budget)
+            yield from self._reply(reply_chat(request, emotion), budget)
         except PromptTooLongError:
             if not request.examples:
                 raise
             # The k-shot examples help but are not needed; a dialogue too long to fit with them goes without.
-            yield from self._reply(reply_prompt(replace(request, examples=()), emotion), budget)
+            yield from self._reply(reply_chat(replace(request, examples=()), emotion), budget)
 
-    def _reply(self, prompt: Prompt, budget: int) -> Iterator[str]:
-        messages = [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}]
+    def _reply(self, messages: list[dict[str, str]], budget: int) -> Iterator[str]:
         # A second seed when the first answer cleans down to nothing (e.g. it was only a speaker tag).
         for seed in (self.seed, self.seed + 1):
             raw_pieces = self.llm.stream(messages, budget, TEMPERATURE, seed)

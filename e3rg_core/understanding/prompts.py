@@ -93,6 +93,28 @@ def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Promp
     return Prompt(_REPLY_SYSTEM, "\n\n".join(parts))
 
 
+def reply_chat(request: UnderstandingRequest, emotion: EmotionResult) -> list[dict[str, str]]:
+    """The reply prompt as chat turns (Speaker = user, Listener = assistant), for small chat models that follow
+    a conversation far better than an instruction wrapped around a transcript. Same content as reply_prompt."""
+    instruction = (f"You are a warm, caring listener. The person you are talking to feels {emotion.fine} "
+                   f"(broadly: {emotion.coarse}). Reply in one to three short sentences: acknowledge how they feel "
+                   "and respond to what they actually said.")
+    if request.context:
+        instruction += f" Context: {request.context}"
+    messages = [{"role": "system", "content": instruction}]
+    for example in request.examples:
+        turn = example.turns[-1]
+        messages += [{"role": "user", "content": turn.history[-1].utterance},
+                     {"role": "assistant", "content": turn.response or ""}]
+    for utterance in request.history:
+        role = "user" if utterance.role == "speaker" else "assistant"
+        if messages[-1]["role"] == role:
+            messages[-1] = {"role": role, "content": f"{messages[-1]['content']} {utterance.utterance}"}
+        else:
+            messages.append({"role": role, "content": utterance.utterance})
+    return messages
+
+
 def parse_emotion(raw: str) -> ParsedLabel:
     """The fine label in a model's answer: the whole answer, else the first emotion word in it, else neutral."""
     whole = re.sub(r"[^a-z]", "", raw.lower())
@@ -107,7 +129,8 @@ def parse_emotion(raw: str) -> ParsedLabel:
 
 def clean_reply(raw: str, max_chars: int) -> str:
     """The reply as it should be spoken: no speaker tag or wrapping quotes, cut at a sentence end."""
-    text = re.sub(r"^\s*(the\s+)?(reply of the\s+)?listener\s*:\s*", "", raw.strip(), flags=re.I)
+    text = re.sub(r"^\s*(the\s+)?((reply|response) of the\s+)?(listener|speaker)('s (reply|response))?\s*:\s*", "",
+                  raw.strip(), flags=re.I)
     text = text.strip().strip('"').strip()
     text = re.split(r"\n\s*(speaker|listener)\s*:", text, flags=re.I)[0].strip()
     if len(text) > max_chars:

@@ -36,7 +36,9 @@ class Cue:
         return float(np.clip((value - self.centre) / self.scale, -1.0, 1.0))
 
 
-# Pitch cues weigh half: the tracker is noisy and pitch level depends on the speaker more than on the mood.
+# Loudness weighs most. Rate weighs half: onsets per second follow syllables only loosely (clips of the same
+# sentence sped up did not gain onsets). Pitch cues weigh half: the tracker is noisy and pitch level depends on
+# the speaker more than on the mood.
 LOUDNESS = Cue(centre=-27.0, scale=10.0, weight=1.0)     # dBFS of the mean RMS
 RATE = Cue(centre=4.0, scale=2.0, weight=0.5)            # onsets per second
 PITCH_SPREAD = Cue(centre=6.0, scale=4.0, weight=0.5)    # semitones
