@@ -56,7 +56,6 @@ def _check(result, expect_text=None):
 
 
 def test_text_example_over_the_api(client):
-    from gradio_client import handle_file  # noqa: F401
     history = json.dumps([{"role": "speaker", "utterance": "Guess what happened today?"},
                           {"role": "listener", "utterance": "Tell me!"}])
     text = "I finally got accepted into the nursing program!"
@@ -136,3 +135,30 @@ def test_browser_upload_audio_fills_all_four_tabs(server, tmp_path):
         page.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 20_000
         browser.close()
+
+
+def test_session_avatar_upload_is_used_and_private(server, tmp_path):
+    from gradio_client import Client, handle_file
+    from gradio_client.exceptions import AppError
+    from PIL import Image
+    portrait = ROOT / "assets" / "avatars" / "ava" / "portrait.jpg"
+    mirrored = tmp_path / "mirrored.png"
+    Image.open(portrait).transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(mirrored)
+    mine, other = Client(server, verbose=False), Client(server, verbose=False)
+    choice = mine.predict("Noor", handle_file(str(mirrored)), handle_file(str(EXAMPLES / "turn_audio.wav")),
+                          "young", "female", "high", api_name="/add_avatar")
+    assert choice["value"] == "Noor (yours)" and ["Noor (yours)", "Noor (yours)"] in choice["choices"]
+    choice = choice["value"]
+    table = {"headers": ["role", "utterance"], "data": []}
+    outputs = mine.predict(table, "I passed my driving test!", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0,
+                           api_name="/respond_stream")
+    assert outputs[4] and outputs[8]
+    # another browser session cannot pick that avatar
+    with pytest.raises(AppError, match="not in the list of choices"):
+        other.predict(table, "Hello there", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0,
+                      api_name="/respond_stream")
+    wall = tmp_path / "wall.png"
+    Image.new("RGB", (300, 300), (200, 180, 160)).save(wall)
+    with pytest.raises(AppError, match="no face"):
+        mine.predict("Wall", handle_file(str(wall)), handle_file(str(EXAMPLES / "turn_audio.wav")), "", "", "",
+                     api_name="/add_avatar")

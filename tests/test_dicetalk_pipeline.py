@@ -24,6 +24,8 @@ from e3rg_core.generation.dicetalk.tiny import tiny_pipeline
 from e3rg_core.limits import MAX_SPEECH_SECONDS
 from e3rg_core.media import decode_audio
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 
 @pytest.fixture(scope="module")
 def pipeline() -> DiceTalkPipeline:
@@ -56,13 +58,6 @@ def _read_video(path):
     frames = [np.frombuffer(buffer, np.uint8) for buffer in reader]
     return meta, len(frames)
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def test_render_writes_a_25_fps_video_with_the_whole_speech(engine, portrait, tmp_path):

@@ -22,6 +22,8 @@ from e3rg_core.understanding.prompts import clean_reply
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.text_voter import TextEmotionVoter
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 CLEAR_SENTENCES = [
     ("I just lost my job and I feel hopeless", "sad"),
     ("Best day of my life, I got the job!", "happy"),
@@ -36,13 +38,6 @@ def said(text: str, **media) -> UnderstandingRequest:
 def clip_of(frames: list[np.ndarray]) -> VideoClip:
     return VideoClip(np.stack(frames), np.arange(len(frames)) / 4.0, len(frames) / 4.0, 4.0)
 
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
 
 
 @pytest.fixture(scope="module")

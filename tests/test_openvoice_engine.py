@@ -23,6 +23,8 @@ from e3rg_core.limits import MIN_REFERENCE_SPEECH_SECONDS
 from e3rg_core.media import write_wav
 from e3rg_core.memory.avatars import AvatarStore
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 RATE = 22_050
 TEXT = "I am so sorry to hear that. Tell me what happened, I am listening."
 DECODER = {"resblock": "1", "resblock_kernel_sizes": [3, 7, 11], "resblock_dilation_sizes": [[1, 3, 5]] * 3,
@@ -45,13 +47,6 @@ CONVERTER_CONFIGS = {
            "model": {"zero_g": True, "inter_channels": 8, "hidden_channels": 8, "filter_channels": 16, **DECODER}},
 }
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 def _save(weights_dir, file, payload):

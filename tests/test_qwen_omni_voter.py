@@ -1,6 +1,5 @@
 """The Qwen2.5-Omni voter on a tiny random thinker (tokenizer trained offline with `tokenizers`), loaded through
 QwenOmniVoter.from_pretrained in bf16 and in 4-bit NF4, on text, audio and video."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -16,28 +15,15 @@ from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
 from e3rg_core.understanding.prompts import parse_emotion
 from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, VOTE_FRAMES, QwenOmniVoter
 
-SMOKE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gpu_smoke.py"
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-def smoke_module():
-    """scripts/gpu_smoke.py, whose tiny checkpoint writers the tests share."""
-    spec = importlib.util.spec_from_file_location("gpu_smoke", SMOKE_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory) -> Path:
-    return smoke_module().write_tiny_omni(tmp_path_factory.mktemp("tiny_omni"))
+def tiny_dir(tmp_path_factory, gpu_smoke) -> Path:
+    return gpu_smoke.write_tiny_omni(tmp_path_factory.mktemp("tiny_omni"))
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["bf16", "nf4"])
@@ -137,8 +123,8 @@ def test_a_checkpoint_missing_a_weight_is_refused(tiny_dir, tmp_path):
         QwenOmniVoter.from_pretrained(tmp_path, device="cpu", quantize=False)
 
 
-def test_a_tokenizer_without_the_media_tokens_is_refused(tiny_dir):
-    smoke = smoke_module()
+def test_a_tokenizer_without_the_media_tokens_is_refused(tiny_dir, gpu_smoke):
+    smoke = gpu_smoke
     voter = QwenOmniVoter.from_pretrained(tiny_dir, device="cpu", quantize=False)
     chat_only = smoke.tiny_bpe(smoke.CHATML_TOKENS)
     with pytest.raises(CheckpointMismatchError, match="tokenizer"):

@@ -5,7 +5,6 @@ and results, and the lite tier finishing every turn the GPU cannot.
 The "GPU" tier here is the full tier's own assembly (full_tier.assemble) of tiny random Ola-Omni and Qwen2.5-Omni
 models, with the lite speech and video engines standing in for OpenVoice and DICE-Talk.
 """
-import importlib.util
 import inspect
 import math
 import pickle
@@ -14,7 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
 
 from e3rg_core import full_tier
 from e3rg_core.dialogue import Utterance
@@ -38,23 +36,11 @@ from e3rg_core.understanding.text_voter import TextEmotionVoter
 from e3rg_core.zerogpu import (FullTierPipeline, GpuJob, HandedOver, SpeechMade, VideoMade, gpu_duration, plan_turn,
                                reply_speech_seconds)
 
-SMOKE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gpu_smoke.py"
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 TEXT = "I finally got the job I wanted after three years of trying!"
 
 
-def smoke_module():
-    spec = importlib.util.spec_from_file_location("gpu_smoke", SMOKE_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -67,8 +53,8 @@ def lite() -> E3RGPipeline:
 
 
 @pytest.fixture(scope="module")
-def gpu_tier(tmp_path_factory, lite) -> FullTier:
-    smoke = smoke_module()
+def gpu_tier(tmp_path_factory, lite, gpu_smoke) -> FullTier:
+    smoke = gpu_smoke
     root = tmp_path_factory.mktemp("tiny")
     (root / "ola").mkdir()
     (root / "omni").mkdir()

@@ -30,6 +30,8 @@ from e3rg_core.generation.dicetalk.speech_features import (SpeechEncoder, frame_
                                                            frame_windows, window_token_index)
 from e3rg_core.generation.dicetalk.unet import AdapterContext, DiceTalkUNet  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 MODULE_TOL = dict(rtol=0.0, atol=1e-5)
 UNET_TOL = dict(rtol=0.0, atol=1e-4)
 INFERENCE = json.loads((GOLDEN / "inference_config.json").read_text(encoding="utf-8"))
@@ -49,13 +51,6 @@ def _assert_close(actual, expected, tol, what):
 def _tiny(module, name):
     return load_strict(module, load_file(GOLDEN / f"{name}.safetensors"), name).eval()
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ from e3rg_core.understanding.ola.processor import (audio_chunks, chat_chunks, fr
 from e3rg_core.understanding.ola.projectors import OlaVisionProjector, SpeechProjector
 from e3rg_core.understanding.ola.vision import OryxViT
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 GOLDEN = Path(__file__).resolve().parents[2] / ".." / "shared" / "golden" / "ola"
 if not GOLDEN.is_dir():
     pytest.skip(f"Ola golden data not found at {GOLDEN}", allow_module_level=True)
@@ -44,11 +46,6 @@ def golden(name: str) -> dict:
 
 def tensors(name: str) -> dict[str, torch.Tensor]:
     return load_file(str(GOLDEN / f"{name}.safetensors"))
-
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    torch.set_num_threads(1)
 
 
 def tiny_vit_config() -> OryxViTConfig:

@@ -27,6 +27,8 @@ from e3rg_core.generation.openvoice.modules import fold_weight_norm  # noqa: E40
 from e3rg_core.generation.openvoice.spectrogram import linear_spectrogram  # noqa: E402
 from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
 SPEC_TOL = dict(rtol=1e-4, atol=1e-4)
 LATENT_TOL = dict(rtol=1e-4, atol=1e-5)
 WAVE_TOL = dict(rtol=0.0, atol=1e-5)
@@ -47,13 +49,6 @@ def _assert_close(actual, expected, tol, what):
     assert actual.shape == expected.shape, f"{what}: shape {tuple(actual.shape)} vs {tuple(expected.shape)}"
     torch.testing.assert_close(actual, expected, **tol, msg=lambda m: f"{what}: {m}")
 
-
-@pytest.fixture(autouse=True)
-def _one_thread():
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
 
 
 # ---------------------------------------------------------------------------------------------------------
