@@ -47,6 +47,19 @@ def main() -> None:
                 speech = soundfile.info(str(reply.wav_path)).duration
             rows.append({"turn": name, "repeat": repeat, "speech_s": round(speech, 2), "total_s": round(total, 2),
                          **{stage: round(reply.seconds.get(stage, 0.0), 3) for stage in STAGES}})
+    # Generation scales with the length of the reply; time it for a fixed reply of about five seconds.
+    from e3rg_core.engines import GenerationSettings
+    engines, avatar = pipeline.engines, pipeline.avatars.get("")
+    five_seconds = "I'm so sorry to hear that. I'm right here, and we can talk whenever you like."
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()
+        speech = engines.speech.synthesize(five_seconds, "sad", avatar, GenerationSettings())
+        speech_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        engines.video.render(avatar.portrait(), speech, "sad", GenerationSettings(), Path(folder) / "five.mp4")
+        video_seconds = time.perf_counter() - started
+    understanding = max(r["transcript"] + r["emotion"] + r["text"] for r in rows)
+    five_second_reply = understanding + speech_seconds + video_seconds
     peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
     header = ["turn", "speech_s", *STAGES, "total_s"]
@@ -54,14 +67,16 @@ def main() -> None:
     print(" | ".join(f"{h:>10}" for h in header))
     for row in rows:
         print(" | ".join(f"{row[h]:>10}" for h in header))
-    per_speech_second = max(r["total_s"] / r["speech_s"] for r in rows)
-    print(f"worst total per second of reply speech: {per_speech_second:.2f} s "
-          f"(a 5 s reply: {5 * per_speech_second:.1f} s; target <= 15 s)")
+    print(f"a {speech.seconds:.1f} s reply: slowest understanding+writing {understanding:.2f} s + speech "
+          f"{speech_seconds:.2f} s + video {video_seconds:.2f} s = {five_second_reply:.2f} s (target <= 15 s)")
     print(f"peak RSS: {peak_self:.2f} GiB (largest child process {peak_children:.2f} GiB; target <= 4 GiB)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"load_s": load_seconds, "rows": rows, "peak_rss_gib": peak_self,
                                     "peak_child_rss_gib": peak_children,
-                                    "five_second_reply_s": 5 * per_speech_second}, indent=2))
+                                    "five_second_reply": {"speech_s": speech.seconds, "understanding_s": understanding,
+                                                          "speech_synthesis_s": speech_seconds,
+                                                          "video_render_s": video_seconds,
+                                                          "total_s": five_second_reply}}, indent=2))
 
 
 if __name__ == "__main__":

@@ -11,12 +11,11 @@ visible GPU, and say why when that fails) or "lite" (never load it).
 """
 import spaces  # noqa: F401  (first: on ZeroGPU it patches torch before any model is placed on cuda)
 
+import glob
 import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import torch
 
 from .engines import EngineSet, GenerationSettings, UnderstandingRequest
 from .errors import EngineUnavailableError
@@ -69,7 +68,13 @@ def requested_tier() -> str:
 
 
 def cuda_present() -> bool:
-    """True on a machine with a CUDA GPU, and on ZeroGPU, where `spaces` makes torch report one."""
+    """True on a machine with a CUDA GPU, and on ZeroGPU, where `spaces` makes torch report one.
+
+    Without NVIDIA device nodes (and off ZeroGPU) there is no GPU to ask torch about; not importing torch then
+    keeps the lite app's start-up short."""
+    if not os.environ.get("SPACES_ZERO_GPU") and not glob.glob("/dev/nvidia[0-9]*"):
+        return False
+    import torch
     return torch.cuda.is_available()
 
 
@@ -91,7 +96,7 @@ def load_full_engines(device: str = "cuda") -> tuple[EngineSet, TierCosts]:
 
     Raises EngineUnavailableError (no device, files missing) or CheckpointMismatchError (files that do not fit).
     """
-    if torch.device(device).type == "cuda" and not cuda_present():
+    if device.startswith("cuda") and not cuda_present():
         raise EngineUnavailableError("no CUDA device is available")
     from .generation.dicetalk import DiceTalkVideoEngine
     from .generation.openvoice import OpenVoiceSpeechEngine
