@@ -6,8 +6,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from .dialogue import Dialogue, load_dialogues
-from .engines import EngineSet, ReplyWriter
-from .errors import EngineUnavailableError
+from .engines import EngineSet, ReplyWriter, SpeechEngine
+from .errors import CheckpointMismatchError, EngineUnavailableError
 from .memory.avatars import AvatarStore
 from .pipeline import E3RGPipeline
 from .understanding.template_writer import TemplateReplyWriter
@@ -21,7 +21,6 @@ EXAMPLE_DIALOGUES = Path(__file__).resolve().parents[1] / "examples" / "dialogue
 @lru_cache(maxsize=1)
 def lite_engines() -> EngineSet:
     """The CPU engines on package-shipped models; loaded once per process and shared (they hold no request state)."""
-    from .generation.lite_speech import LiteSpeechEngine
     from .generation.lite_video import LiteTalkingPortrait
     from .understanding.face_voter import FaceEmotionVoter
     from .understanding.lite_writer import SmolLMReplyWriter
@@ -44,14 +43,28 @@ def lite_engines() -> EngineSet:
         log.warning("lite reply writer unavailable: %s", error)
         notices.append(f"No language model is available here ({error}); replies come from templates.")
         writer = TemplateReplyWriter()
-    return EngineSet(voters=voters, writer=writer, speech=LiteSpeechEngine(), video=LiteTalkingPortrait(),
+    return EngineSet(voters=voters, writer=writer, speech=_cpu_speech_engine(), video=LiteTalkingPortrait(),
                      tier="lite", notices=notices)
+
+
+def _cpu_speech_engine() -> SpeechEngine:
+    """OpenVoice when its official weights are already in the local hub cache (it is small enough for the CPU),
+    else the package-shipped hibari voice."""
+    from .generation.lite_speech import LiteSpeechEngine
+    from .generation.openvoice import OpenVoiceSpeechEngine
+    try:
+        return OpenVoiceSpeechEngine.from_pretrained(device="cpu", local_files_only=True)
+    except (EngineUnavailableError, CheckpointMismatchError) as error:
+        log.info("OpenVoice weights not cached locally (%s); using hibari-tts", error)
+        return LiteSpeechEngine()
 
 def lite_supported_settings() -> frozenset[str]:
     """The generation settings the lite engines honour (read from their classes, so nothing loads)."""
     from .generation.lite_speech import LiteSpeechEngine
     from .generation.lite_video import LiteTalkingPortrait
-    return LiteSpeechEngine.supported_settings | LiteTalkingPortrait.supported_settings
+    from .generation.openvoice import OpenVoiceSpeechEngine
+    return (LiteSpeechEngine.supported_settings | OpenVoiceSpeechEngine.supported_settings
+            | LiteTalkingPortrait.supported_settings)
 
 
 @lru_cache(maxsize=1)

@@ -61,36 +61,33 @@ _REPLY_SYSTEM = ("You are the Listener in a conversation: a warm, attentive pers
                  "You speak aloud, so you use plain sentences without lists, emojis or stage directions.")
 
 
-def emotion_prompt(request: UnderstandingRequest) -> Prompt:
-    """Ask for the single fine label that best describes the Speaker's feeling."""
-    parts = [f"Pick the one emotion the Speaker most likely feels from this list: {', '.join(FINE_LABELS)}. "
-             "Answer with exactly one word from the list and nothing else."]
+def _task(instruction: str, request: UnderstandingRequest, answer_cue: str, gold) -> str:
+    """Instruction, then each k-shot example's dialogue with its gold answer, then the query's dialogue."""
+    parts = [instruction]
     if request.examples:
         parts.append("Examples of the task:")
         for example in request.examples:
             turn = example.turns[-1]
-            parts.append(f"{dialogue_block(turn.history, turn.context)}\n"
-                         f"The emotion of the Speaker: {_example_label(example)}")
-    parts.append(f"The dialogue:\n{dialogue_block(request.history, request.context)}\n"
-                 "The emotion of the Speaker:")
-    return Prompt(_EMOTION_SYSTEM, "\n\n".join(parts))
+            parts.append(f"{dialogue_block(turn.history, turn.context)}\n{answer_cue} {gold(example)}")
+    parts.append(f"The dialogue:\n{dialogue_block(request.history, request.context)}\n{answer_cue}")
+    return "\n\n".join(parts)
+
+
+def emotion_prompt(request: UnderstandingRequest) -> Prompt:
+    """Ask for the single fine label that best describes the Speaker's feeling."""
+    instruction = (f"Pick the one emotion the Speaker most likely feels from this list: {', '.join(FINE_LABELS)}. "
+                   "Answer with exactly one word from the list and nothing else.")
+    return Prompt(_EMOTION_SYSTEM, _task(instruction, request, "The emotion of the Speaker:", _example_label))
 
 
 def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Prompt:
     """Ask for the Listener's next reply, explicitly conditioned on the voted emotion."""
-    parts = [f"The Speaker seems to feel {emotion.fine} (broadly: {emotion.coarse}). "
-             "Write the Listener's next reply to the Speaker: acknowledge that feeling, show you care, and "
-             "respond to what they actually said. Use one to three short sentences. "
-             "Output only the words of the reply."]
-    if request.examples:
-        parts.append("Examples of the task:")
-        for example in request.examples:
-            turn = example.turns[-1]
-            parts.append(f"{dialogue_block(turn.history, turn.context)}\n"
-                         f"The reply of the Listener: {turn.response}")
-    parts.append(f"The dialogue:\n{dialogue_block(request.history, request.context)}\n"
-                 "The reply of the Listener:")
-    return Prompt(_REPLY_SYSTEM, "\n\n".join(parts))
+    instruction = (f"The Speaker seems to feel {emotion.fine} (broadly: {emotion.coarse}). "
+                   "Write the Listener's next reply to the Speaker: acknowledge that feeling, show you care, and "
+                   "respond to what they actually said. Use one to three short sentences. "
+                   "Output only the words of the reply.")
+    return Prompt(_REPLY_SYSTEM, _task(instruction, request, "The reply of the Listener:",
+                                       lambda example: example.turns[-1].response))
 
 
 def reply_chat(request: UnderstandingRequest, emotion: EmotionResult) -> list[dict[str, str]]:

@@ -1,0 +1,41 @@
+"""The evaluation CLI on real lite engines: E3RG's HIT and Dist-n, and gold labels outside the taxonomy."""
+import json
+
+from e3rg_core import evaluate
+from e3rg_core.emotions import COARSE_LABELS
+from e3rg_core.tiers import EXAMPLE_DIALOGUES
+
+
+def test_report_has_the_measures_and_they_agree_with_the_confusion_matrix(tmp_path, capsys):
+    out = tmp_path / "report.json"
+    assert evaluate.main([str(EXAMPLE_DIALOGUES), "--limit", "4", "--k-shot", "1", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["n"] == 4 and report["unmapped_gold"] == 0
+    assert 0 <= report["fine_accuracy"] <= report["hit"] <= 1
+    confusion = report["confusion"]
+    assert report["hit"] == sum(confusion[c][c] for c in COARSE_LABELS) / 4
+    turns = sum(len(d["turns"]) for d in json.loads(EXAMPLE_DIALOGUES.read_text())[:4])
+    assert report["replies"] == turns > 4      # every turn of the four conversations gets a reply
+    assert 0 < report["dist1"] <= 1 and 0 < report["dist2"] <= 1
+    assert '"hit"' in capsys.readouterr().out
+
+
+def test_out_of_list_gold_labels_never_crash(tmp_path):
+    data = json.loads(EXAMPLE_DIALOGUES.read_text())[:3]
+    data[0]["turns"][-1]["chain_of_empathy"]["speaker_emotion"] = "worried"     # AvaMERG word -> anxious
+    data[1]["turns"][-1]["chain_of_empathy"]["speaker_emotion"] = "banana"      # names no emotion
+    del data[2]["turns"][-1]["chain_of_empathy"]                                 # test split: no gold at all
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data))
+    out = tmp_path / "report.json"
+    assert evaluate.main([str(path), "--emotion-only", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["n"] == 1 and report["unmapped_gold"] == 2
+    assert "dist1" not in report and report["unmapped_gold_labels"] == ["None", "banana"]
+
+
+def test_malformed_data_exits_2(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text("[{")
+    assert evaluate.main([str(path), "--out", str(tmp_path / "r.json")]) == 2
+    assert "not valid JSON" in capsys.readouterr().err
