@@ -89,7 +89,9 @@ def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot,
 
 
 def respond_example(text, audio, video):
-    yield from respond_ui([], text, audio, video, DEFAULT_AVATAR, {}, 0, 1.0, 1.0, 25, 3.0, 6.0, 0)
+    """An example turn with the default settings; its final outputs are what the example cache keeps."""
+    *_, final = respond_ui([], text, audio, video, DEFAULT_AVATAR, {}, 0, 1.0, 1.0, 25, 3.0, 6.0, 0)
+    return tuple(value for value, component in zip(final, outputs) if component in example_outputs)
 
 
 def respond_api(history_json, text, audio, video, avatar):
@@ -213,6 +215,9 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
 
     outputs = [emotion_md, votes, votes_plot, emotion_engine, reply_text, text_engine, reply_audio, speech_engine,
                reply_video, video_engine, bundle, history]
+    # Cached examples replay into every output but the vote chart (a cached plot value breaks the replay in the
+    # browser; the votes table shows the same counts) and the dialogue table (examples start a conversation).
+    example_outputs = [c for c in outputs if c not in (votes_plot, history)]
     inputs = [history, text, audio, video, avatar, session_avatars, k_shot, intensity, speed, steps, identity,
               emotion_scale, seed]
     submit.click(respond_ui, inputs, outputs, api_name="respond_stream", concurrency_limit=4)
@@ -229,7 +234,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
         examples=[["I finally got accepted into the nursing program after three years of trying!", None, None],
                   ["", str(EXAMPLES / "turn_audio.wav"), None],
                   ["", None, str(EXAMPLES / "turn_video.mp4")]],
-        inputs=[text, audio, video], outputs=outputs, fn=respond_example, cache_examples=True, cache_mode="lazy",
+        inputs=[text, audio, video], outputs=example_outputs, fn=respond_example, cache_examples=True, cache_mode="lazy",
         example_labels=["Text: good news", "Audio: exam stress", "Video: a friend moving away"],
         api_name="example")
 
