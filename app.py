@@ -5,6 +5,7 @@ This file only builds the interface and wires its events; the stages live in e3r
 import spaces  # noqa: F401  (first: on ZeroGPU it must patch torch before anything imports it)
 
 import os
+import shutil
 import tempfile
 import threading
 from pathlib import Path
@@ -125,6 +126,12 @@ def add_avatar(name, portrait, voice, age, gender, timbre, session_avatars, sess
     return (gr.update(choices=AVATARS.names() + list(session_avatars), value=label), session_avatars, session_dir)
 
 
+def forget_session_dir(path):
+    """A closed browser session's uploaded avatars are deleted with it."""
+    if path:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def show_avatar(choice, session_avatars):
     avatar = (session_avatars or {}).get(choice)
     if avatar is None:
@@ -142,7 +149,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     gr.Markdown(INTRO)
     gr.Markdown(TIER_NOTE)
     session_avatars = gr.State({})
-    session_dir = gr.State(None)
+    session_dir = gr.State(None, delete_callback=forget_session_dir)
     with gr.Row(equal_height=False):
         with gr.Column(scale=5):
             history = gr.Dataframe(headers=service.HISTORY_HEADERS, datatype=["str", "str"], column_count=2,
