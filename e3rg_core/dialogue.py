@@ -122,19 +122,39 @@ def dialogue_from_json(obj: Any, where: str = "dialogue") -> Dialogue:
     )
 
 
-def load_dialogues(path: str | Path) -> list[Dialogue]:
-    """Read an AvaMERG-format JSON file (a list of conversations, or one conversation)."""
+def _read_json(path: str | Path) -> Any:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DialogueFormatError(f"No dialogue file at {path}.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DialogueFormatError(f"{Path(path).name} is not valid JSON: {error}.") from None
+
+
+def _dialogues_from_json(data: Any, name: str) -> list[Dialogue]:
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
-        raise DialogueFormatError(f"{Path(path).name}: expected a list of conversations.")
+        raise DialogueFormatError(f"{name}: expected a list of conversations.")
     return [dialogue_from_json(d, f"conversation[{i}]") for i, d in enumerate(data)]
+
+
+def load_dialogues(path: str | Path) -> list[Dialogue]:
+    """Read an AvaMERG-format JSON file (a list of conversations, or one conversation)."""
+    return _dialogues_from_json(_read_json(path), Path(path).name)
+
+
+def load_dialogue_so_far(path: str | Path) -> tuple[tuple[Utterance, ...], str, str]:
+    """(history, context, conversation id) from a [{role, utterance}] list, or from the last turn of the first
+    conversation of an AvaMERG file."""
+    data = _read_json(path)
+    if isinstance(data, list) and all(isinstance(item, dict) and "role" in item for item in data):
+        return parse_history(data), "", ""
+    dialogues = _dialogues_from_json(data, Path(path).name)
+    if not dialogues or not dialogues[0].turns:
+        raise DialogueFormatError(f"{Path(path).name} holds no conversation with turns.")
+    turn = dialogues[0].turns[-1]
+    return turn.history, turn.context, dialogues[0].conversation_id
 
 
 def _profile_json(profile: Profile) -> dict[str, Any]:

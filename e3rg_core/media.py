@@ -99,47 +99,38 @@ def load_audio(path: str | Path | None, sample_rate: int = AUDIO_SAMPLE_RATE,
     return require_sound(AudioClip(samples=samples, sample_rate=sample_rate), what)
 
 
-def _video_meta(file: Path) -> dict:
-    import imageio_ffmpeg
-    try:
-        reader = imageio_ffmpeg.read_frames(str(file))
-        meta = next(reader)
-        reader.close()
-    except (RuntimeError, OSError, StopIteration) as error:
-        raise CorruptMediaError(f"The video {file.name} could not be read ({str(error).splitlines()[0]}).") from None
-    return meta
-
-
 def load_video(path: str | Path | None, frame_count: int = MAX_VIDEO_FRAMES_SAMPLED,
                max_seconds: float = MAX_INPUT_VIDEO_SECONDS,
                sample_rate: int = AUDIO_SAMPLE_RATE) -> tuple[VideoClip, AudioClip | None]:
     """Frames sampled uniformly over the clip (scaled to at most 640 px), and its audio track if it has one."""
     import imageio_ffmpeg
     file = check_file(path, VIDEO_SUFFIXES, "video")
-    meta = _video_meta(file)
-    duration = float(meta.get("duration") or 0.0)
-    fps = float(meta.get("fps") or 0.0)
-    if duration <= 0 or fps <= 0:
-        raise CorruptMediaError(f"The video {file.name} has no readable frames.")
-    if duration > max_seconds + 0.5:
-        raise MediaTooLongError(f"The video is {duration:.0f} s long; the limit is {max_seconds:.0f} s.")
-    targets = (np.arange(frame_count) + 0.5) * (duration / frame_count)
     scale = f"scale='min({_VIDEO_MAX_SIDE},iw)':'min({_VIDEO_MAX_SIDE},ih)':force_original_aspect_ratio=decrease"
     frames, times = [], []
     try:
         reader = imageio_ffmpeg.read_frames(str(file), output_params=["-vf", scale + ",pad=ceil(iw/2)*2:ceil(ih/2)*2"])
-        size = next(reader)["size"]
-        next_target = 0
-        for index, buffer in enumerate(reader):
-            time = index / fps
-            if next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
-                frame = np.frombuffer(buffer, dtype=np.uint8).reshape(size[1], size[0], 3)
-                while next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
-                    next_target += 1
-                frames.append(frame)
-                times.append(time)
-        reader.close()
-    except (RuntimeError, OSError) as error:
+        try:
+            meta = next(reader)      # the source's duration and fps, known before any frame is decoded
+            duration = float(meta.get("duration") or 0.0)
+            fps = float(meta.get("fps") or 0.0)
+            if duration <= 0 or fps <= 0:
+                raise CorruptMediaError(f"The video {file.name} has no readable frames.")
+            if duration > max_seconds + 0.5:
+                raise MediaTooLongError(f"The video is {duration:.0f} s long; the limit is {max_seconds:.0f} s.")
+            size = meta["size"]
+            targets = (np.arange(frame_count) + 0.5) * (duration / frame_count)
+            next_target = 0
+            for index, buffer in enumerate(reader):
+                time = index / fps
+                if next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
+                    frame = np.frombuffer(buffer, dtype=np.uint8).reshape(size[1], size[0], 3)
+                    while next_target < len(targets) and time + 0.5 / fps >= targets[next_target]:
+                        next_target += 1
+                    frames.append(frame)
+                    times.append(time)
+        finally:
+            reader.close()
+    except (RuntimeError, OSError, StopIteration) as error:
         raise CorruptMediaError(f"The video {file.name} could not be decoded ({str(error).splitlines()[0]}).") from None
     if not frames:
         raise CorruptMediaError(f"The video {file.name} has no readable frames.")

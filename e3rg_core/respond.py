@@ -8,39 +8,18 @@ Writes OUT/reply.json, OUT/reply.wav and OUT/reply.mp4. Bad input exits with cod
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from .dialogue import Utterance, load_dialogues, parse_history
+from .dialogue import load_dialogue_so_far
 from .engines import GenerationSettings
-from .errors import DialogueFormatError, EngineUnavailableError, InputError
+from .errors import EngineUnavailableError, InputError
 from .pipeline import ResponseRequest
 from .understanding.prompts import SHOT_CHOICES
 
 
-def read_history(path: str | None) -> tuple[tuple[Utterance, ...], str, str]:
-    """(history, context, conversation id) from a {role, utterance} list or an AvaMERG file's last turn."""
-    if not path:
-        return (), "", ""
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DialogueFormatError(f"No dialogue file at {path}.") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DialogueFormatError(f"{Path(path).name} is not valid JSON: {error}.") from None
-    if isinstance(data, list) and all(isinstance(item, dict) and "role" in item for item in data):
-        return parse_history(data), "", ""
-    dialogue = load_dialogues(path)[0]
-    if not dialogue.turns:
-        raise DialogueFormatError(f"{Path(path).name}: the conversation has no turns.")
-    turn = dialogue.turns[-1]
-    return turn.history, turn.context, dialogue.conversation_id
-
-
 def build_request(args: argparse.Namespace) -> ResponseRequest:
-    history, context, conversation_id = read_history(args.dialogue)
+    history, context, conversation_id = load_dialogue_so_far(args.dialogue) if args.dialogue else ((), "", "")
     text = args.text or ""
     if not (text or args.audio or args.video) and history and history[-1].role == "speaker":
         text, history = history[-1].utterance, history[:-1]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .dialogue import Profile, Utterance, load_dialogues, parse_history
+from .dialogue import Profile, Utterance, load_dialogue_so_far, parse_history
 from .emotions import FINE_LABELS, coarse_of
 from .engines import GenerationSettings
 from .errors import DialogueFormatError
@@ -64,19 +64,11 @@ def rows_from_history(history: tuple[Utterance, ...]) -> list[list[str]]:
 
 
 def rows_from_file(path: str | None) -> list[list[str]]:
-    """An uploaded AvaMERG file (its first conversation's last turn) or {role, utterance} list, as table rows."""
+    """An uploaded {role, utterance} list or AvaMERG file (its first conversation's last turn), as table rows."""
     if not path:
         raise DialogueFormatError("No dialogue file was given.")
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DialogueFormatError(f"That file is not valid JSON: {error}.") from None
-    if isinstance(data, list) and data and all(isinstance(i, dict) and "role" in i for i in data):
-        return rows_from_history(parse_history(data))
-    dialogues = load_dialogues(path)
-    if not dialogues or not dialogues[0].turns:
-        raise DialogueFormatError("That file holds no conversation with turns.")
-    return rows_from_history(dialogues[0].turns[-1].history)
+    history, _, _ = load_dialogue_so_far(path)
+    return rows_from_history(history)
 
 
 def create_session_avatar(store: AvatarStore, session_root: Path, name: str, portrait: str | None,

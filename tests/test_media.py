@@ -88,3 +88,9 @@ def test_video_without_audio_track(tmp_path):
     path = write_mp4(frames, 10, None, tmp_path / "mute.mp4")
     video, audio = load_video(path, frame_count=4)
     assert len(video.frames) == 4 and audio is None
+
+
+def test_over_long_video_is_rejected_before_decoding(tmp_path):
+    path = write_mp4((np.zeros((64, 64, 3), np.uint8) for _ in range(620)), 10, None, tmp_path / "long.mp4")
+    with pytest.raises(MediaTooLongError, match="the limit is 60 s"):
+        load_video(path)
