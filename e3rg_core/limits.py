@@ -16,6 +16,10 @@ MAX_EMOTION_TOKENS = 8              # the one-word emotion answer of an LLM vote
 MAX_REPLY_CHARS = 360               # the reply that speech and video render (about 20 s spoken)
 MAX_SPEECH_SECONDS = 30.0           # generated speech, and therefore the talking-head video
 MAX_VIDEO_STEPS = 50                # denoising steps of a diffusion talking head (GPU time grows with them)
-MAX_GPU_SECONDS = 300               # the ZeroGPU duration one turn may ask for (its whole GPU part)
+MIN_VIDEO_STEPS = 10                # the fewest steps a video is cut to so that it fits its turn's GPU time
+# The ZeroGPU duration one turn may ask for (its whole GPU part). ZeroGPU multiplies a request by 1.5 on its
+# Blackwell cards and refuses it when that exceeds the visitor's quota left: 200 s is what a signed-in free
+# account (5 min a day) can still be granted.
+MAX_GPU_SECONDS = 200
 MAX_PORTRAIT_PIXELS = 4096 * 4096
 AUDIO_SAMPLE_RATE = 16_000          # what the understanding stage consumes

@@ -10,7 +10,8 @@ A turn runs in three parts:
    values: on ZeroGPU it runs in a forked worker process and they travel through pipes.
 3. On the CPU, after or instead of it: whatever the call did not finish is done by the lite engines, with a
    notice. That covers no full tier loaded, a refused call (quota, no GPU free, duration above the allowed
-   maximum), a failed call or stage, and a video that would overrun the time the call asked for.
+   maximum), a failed call or stage, and a video that would overrun the time the call asked for even with its
+   denoising steps cut to MIN_VIDEO_STEPS (a video that fits with fewer steps than asked is rendered so).
 """
 import spaces  # first: on ZeroGPU it patches torch before anything touches CUDA
 
@@ -29,7 +30,7 @@ from .engines import (EmotionResult, EmotionVoter, GenerationSettings, RenderedV
                       UnderstandingRequest, Vote)
 from .errors import EngineUnavailableError, InputError
 from .full_tier import FullTier, TierCosts, describe
-from .limits import MAX_GPU_SECONDS, MAX_REPLY_TOKENS, MAX_SPEECH_SECONDS
+from .limits import MAX_GPU_SECONDS, MAX_REPLY_TOKENS, MAX_SPEECH_SECONDS, MIN_VIDEO_STEPS
 from .media import write_wav
 from .memory.avatars import Avatar, AvatarStore
 from .pipeline import E3RGPipeline, Reply, ResponseRequest
@@ -64,6 +65,19 @@ def plan_turn(costs: TierCosts, query: UnderstandingRequest, settings: Generatio
     return GpuPlan(startup=costs.startup, understanding=ESTIMATE_MARGIN * costs.understanding(query),
                    speech=ESTIMATE_MARGIN * costs.speech(speech_seconds),
                    video=costs.video(speech_seconds, settings))
+
+
+def fit_video_steps(costs: TierCosts, speech_seconds: float, settings: GenerationSettings,
+                    seconds_left: float) -> GenerationSettings | None:
+    """The settings with the most denoising steps, up to those asked for, whose video fits in seconds_left.
+
+    Fewer steps cost detail, not the reply's diffusion video; below MIN_VIDEO_STEPS (or the steps asked for, when
+    fewer) the answer is None and the lite portrait renders the reply instead."""
+    for steps in range(settings.video_steps, min(MIN_VIDEO_STEPS, settings.video_steps) - 1, -1):
+        fitted = replace(settings, video_steps=steps)
+        if costs.video(speech_seconds, fitted) <= seconds_left:
+            return fitted
+    return None
 
 
 @dataclass(frozen=True)
@@ -134,6 +148,7 @@ class SpeechMade:
 class VideoMade:
     video: RenderedVideo
     seconds: float
+    notices: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -165,14 +180,20 @@ def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[ob
         wav = write_wav(job.workdir / "reply.wav", speech.samples, speech.sample_rate)
         yield SpeechMade(speech, wav, time.perf_counter() - begun)
         stage, begun = "video", time.perf_counter()
-        needed, left = tier.costs.video(speech.seconds, job.settings), job.plan.seconds - (begun - started)
-        if needed > left:
+        left = job.plan.seconds - (begun - started)
+        settings = fit_video_steps(tier.costs, speech.seconds, job.settings, left)
+        if settings is None:
+            fewest = replace(job.settings, video_steps=min(MIN_VIDEO_STEPS, job.settings.video_steps))
             yield HandedOver(stage, f"a diffusion video of this {speech.seconds:.0f} s reply needs about "
-                                    f"{needed:.0f} s of GPU time and {max(left, 0):.0f} s of this turn's "
+                                    f"{tier.costs.video(speech.seconds, fewest):.0f} s of GPU time even at "
+                                    f"{fewest.video_steps} steps, and {max(left, 0):.0f} s of this turn's "
                                     f"{job.plan.seconds} s were left")
             return
-        video = engines.video.render(job.portrait, speech, emotion.coarse, job.settings, job.workdir / "reply.mp4")
-        yield VideoMade(video, time.perf_counter() - begun)
+        video = engines.video.render(job.portrait, speech, emotion.coarse, settings, job.workdir / "reply.mp4")
+        cut = () if settings == job.settings else (
+            f"The video was rendered with {settings.video_steps} denoising steps instead of "
+            f"{job.settings.video_steps}, to fit this turn's GPU time.",)
+        yield VideoMade(video, time.perf_counter() - begun, cut)
     except InputError as error:     # the GPU engine cannot take this input; the lite one may
         yield HandedOver(stage, str(error))
     except Exception as error:      # a failed GPU stage must end in a lite answer, not a stack trace
@@ -303,6 +324,7 @@ class FullTierPipeline:
         elif isinstance(event, VideoMade):
             reply.mp4_path, reply.engines["video"] = event.video.path, event.video.engine
             reply.seconds["video"], reply.stage = event.seconds, "done"
+            reply.notices.extend(event.notices)
 
     # -- the lite tier, for whatever is left ----------------------------------------------------------
     def _on_lite(self, turn: _Turn) -> Iterator[Reply]:

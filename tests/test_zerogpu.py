@@ -8,7 +8,9 @@ models, with the lite speech and video engines standing in for OpenVoice and DIC
 import inspect
 import math
 import pickle
-from dataclasses import fields, is_dataclass
+import re
+from dataclasses import fields, is_dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -20,9 +22,10 @@ from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.engines import AudioClip, EngineSet, GenerationSettings, UnderstandingRequest, VideoClip
 from e3rg_core.full_tier import FullTier, assemble
 from e3rg_core.generation.dicetalk import estimate_gpu_seconds
+from e3rg_core.generation.dicetalk.portrait import SHORT_SIDE
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
-from e3rg_core.limits import MAX_GPU_SECONDS, MAX_VIDEO_STEPS
+from e3rg_core.limits import MAX_GPU_SECONDS, MAX_VIDEO_STEPS, MIN_VIDEO_STEPS
 from e3rg_core.media import write_mp4, write_wav
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.pipeline import E3RGPipeline, ResponseRequest
@@ -203,15 +206,38 @@ def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(gpu_tier, lite, 
     assert final.wav_path.is_file() and final.mp4_path.is_file()
 
 
-def test_a_video_that_would_overrun_the_duration_is_handed_to_the_lite_tier(gpu_tier, lite, tmp_path, monkeypatch):
+def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(gpu_tier, lite, tmp_path, monkeypatch):
     pipeline = FullTierPipeline(gpu_tier, lite)
     spy = spied(pipeline, monkeypatch)
     request = ResponseRequest(text=TEXT, settings=GenerationSettings(video_steps=MAX_VIDEO_STEPS, seed=0))
     *_, reply = pipeline.respond(request, tmp_path)
+    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], VideoMade)
+    plan, speech = spy.jobs[0].plan, next(event.speech for event in spy.events if isinstance(event, SpeechMade))
+    cut = [re.search(r"rendered with (\d+) denoising steps instead of (\d+)", notice) for notice in reply.notices]
+    (steps, asked), = [match.groups() for match in cut if match]
+    steps, asked = int(steps), int(asked)
+    assert asked == MAX_VIDEO_STEPS and MIN_VIDEO_STEPS <= steps < MAX_VIDEO_STEPS
+    # The most steps that fit in what was left of the duration asked for.
+    price = partial(estimate_gpu_seconds, speech.seconds)
+    assert price(steps) <= plan.seconds < price(steps + 1) + reply.seconds["gpu"]
+    assert reply.engines["video"] == gpu_tier.engines.video.name and reply.mp4_path.is_file()
+
+
+def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_lite_tier(gpu_tier, lite, tmp_path,
+                                                                                          monkeypatch):
+    """Configured for 2048 x 2048 renders (sixteen times the pixels), no reply's video fits the turn."""
+    def large_video(seconds: float, settings: GenerationSettings) -> int:
+        return estimate_gpu_seconds(seconds, settings.video_steps, pixels=(4 * SHORT_SIDE) ** 2)
+
+    tier = replace(gpu_tier, costs=replace(gpu_tier.costs, video=large_video))
+    pipeline = FullTierPipeline(tier, lite)
+    spy = spied(pipeline, monkeypatch)
+    request = ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0))
+    *_, reply = pipeline.respond(request, tmp_path)
     assert len(spy.jobs) == 1
     kinds = [type(event).__name__ for event in spy.events]
     assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "VideoMade" not in kinds
-    assert spy.events[-1].stage == "video"
+    assert spy.events[-1].stage == "video" and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
     assert reply.stage == "done" and reply.mp4_path.is_file()
     assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name
     assert any("GPU video stage handed over" in notice and "made the video" in notice for notice in reply.notices)
