@@ -64,12 +64,15 @@ def _views(reply, workdir, final):
            if reply.heard_text else "")
         + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
     history = service.rows_from_history(reply.history + (Utterance(len(reply.history), "listener", reply.text),))
-    return (headline, service.votes_table(reply), pd.DataFrame(service.votes_chart(reply), columns=["emotion", "votes"]),
-            service.engine_line(reply, "emotion", "transcript"), reply.text, service.engine_line(reply, "text"),
+    return (headline, service.votes_table(reply), service.engine_line(reply, "emotion", "transcript"), reply.text, service.engine_line(reply, "text"),
             str(reply.wav_path) if reply.wav_path else None, service.engine_line(reply, "speech"),
             str(reply.mp4_path) if reply.mp4_path else None, service.engine_line(reply, "video"),
             str(service.write_bundle(reply, workdir)) if final else None,
             history if final else gr.skip())
+
+
+def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(service.votes_chart(table.values.tolist()), columns=["emotion", "votes"])
 
 
 def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot, intensity, speed, steps,
@@ -200,9 +203,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
             with gr.Tabs():
                 with gr.Tab("Emotion & votes"):
                     emotion_md = gr.Markdown("_Give a turn and press Respond._", elem_id="emotion-headline")
-                    votes = gr.Dataframe(headers=["voter", "modality", "label", "coarse", "confidence", "evidence"],
-                                         interactive=False, label="Votes", wrap=True, elem_id="votes")
-                    votes_plot = gr.BarPlot(x="emotion", y="votes", label="Votes per emotion", height=220)
+                    votes = gr.Dataframe(headers=service.VOTES_HEADERS, interactive=False, label="Votes", wrap=True,
+                                         elem_id="votes")
+                    votes_plot = gr.BarPlot(x="emotion", y="votes", label="Votes per emotion", height=220,
+                                            y_lim=[0, None], y_axis_format="d", sort="-y", elem_id="votes-plot")
                     emotion_engine = gr.Markdown()
                 with gr.Tab("Text"):
                     reply_text = gr.Textbox(label="Reply", lines=4, buttons=["copy"], interactive=False,
@@ -220,15 +224,16 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                 preview_portrait = gr.Image(interactive=False, height=200, show_label=False)
                 preview_voice = gr.Audio(interactive=False, type="filepath", show_label=False)
 
-    outputs = [emotion_md, votes, votes_plot, emotion_engine, reply_text, text_engine, reply_audio, speech_engine,
-               reply_video, video_engine, bundle, history]
-    # Cached examples replay into every output but the vote chart (a cached plot value breaks the replay in the
-    # browser; the votes table shows the same counts) and the dialogue table (examples start a conversation).
-    example_outputs = [c for c in outputs if c not in (votes_plot, history)]
+    outputs = [emotion_md, votes, emotion_engine, reply_text, text_engine, reply_audio, speech_engine, reply_video,
+               video_engine, bundle, history]
+    # Cached examples replay into every output but the dialogue table (examples start a conversation).
+    example_outputs = [c for c in outputs if c is not history]
     inputs = [history, text, audio, video, avatar, session_avatars, k_shot, intensity, speed, steps, identity,
               emotion_scale, seed]
     submit.click(respond_ui, inputs, outputs, api_name="respond_stream", concurrency_limit=4)
     text.submit(respond_ui, inputs, outputs, api_name="respond_stream_text", concurrency_limit=4)
+    # The chart follows the table, so a replayed example (which cannot carry a plot value) draws it too.
+    votes.change(chart_votes, votes, votes_plot, api_visibility="private", show_progress="hidden")
     clear.add([text, audio, video, emotion_md, votes, reply_text, reply_audio, reply_video, bundle])
     clear_history.click(lambda: [], None, history, api_name="new_conversation")
     dialogue_file.upload(load_dialogue, dialogue_file, history, api_name="load_dialogue")

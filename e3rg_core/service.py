@@ -84,8 +84,12 @@ def votes_table(reply: Reply) -> list[list[Any]]:
             for v in (reply.emotion.votes if reply.emotion else ())]
 
 
-def votes_chart(reply: Reply) -> list[dict[str, Any]]:
-    counts = Counter(v.label for v in (reply.emotion.votes if reply.emotion else ()))
+VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "evidence"]
+
+
+def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:
+    """Votes per fine label, counted from the rows of votes_table (the chart is a view of the table)."""
+    counts = Counter(row[VOTES_HEADERS.index("label")] for row in table)
     return [{"emotion": label, "votes": counts[label]} for label in FINE_LABELS if counts[label]]
 
 
