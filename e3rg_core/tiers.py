@@ -25,11 +25,15 @@ def lite_engines() -> EngineSet:
     from .understanding.face_voter import FaceEmotionVoter
     from .understanding.lite_writer import SmolLMReplyWriter
     from .understanding.prosody_voter import VoiceProsodyVoter
-    from .understanding.text_voter import TextEmotionVoter
+    from .understanding.situation_voter import SituationEmotionVoter
 
+    import torch
+    # The lite models are small: one intra-op thread each keeps concurrent requests from oversubscribing the
+    # Space's two vCPUs, where OpenMP threads spinning against each other made them an order of magnitude slower.
+    torch.set_num_threads(1)
     notices: list[str] = []
     voters = []
-    for voter_class in (TextEmotionVoter, FaceEmotionVoter):
+    for voter_class in (SituationEmotionVoter, FaceEmotionVoter):
         try:
             voters.append(voter_class.from_pretrained())
         except EngineUnavailableError as error:

@@ -10,7 +10,7 @@ GPU_SMOKE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gpu_smoke.
 @pytest.fixture(scope="module")
 def one_torch_thread():
     """Torch on one thread: golden comparisons stay bit-stable and parallel BLAS does not fight the other
-    libraries (nade, ffmpeg) for the two cores."""
+    libraries (ffmpeg, llama.cpp) for the two cores."""
     import torch
     previous = torch.get_num_threads()
     torch.set_num_threads(1)

@@ -34,8 +34,8 @@ from e3rg_core.understanding.face_voter import FaceEmotionVoter
 from e3rg_core.understanding.ola.engine import OlaRuntime
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
+from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
-from e3rg_core.understanding.text_voter import TextEmotionVoter
 from e3rg_core.zerogpu import (FullTierPipeline, GpuJob, HandedOver, SpeechMade, VideoMade, gpu_duration, plan_turn,
                                reply_speech_seconds)
 
@@ -49,7 +49,7 @@ TEXT = "I finally got the job I wanted after three years of trying!"
 @pytest.fixture(scope="module")
 def lite() -> E3RGPipeline:
     """The lite tier's engines; the template writer stands in for SmolLM to keep the tests quick."""
-    engines = EngineSet(voters=[TextEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
+    engines = EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
                                 VoiceProsodyVoter()],
                         writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
     return E3RGPipeline(engines, AvatarStore(), list(example_pool()))

