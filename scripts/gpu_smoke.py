@@ -10,7 +10,8 @@ same tiny models on the CPU (bitsandbytes has CPU 4-bit kernels). Exits 1 if any
 
 The tiny checkpoint writers here (write_tiny_omni, write_tiny_ola, write_tiny_openvoice) are also what
 tests/test_zerogpu.py and tests/test_qwen_omni_voter.py build their models with; DICE-Talk's miniature is the
-port's own (generation/dicetalk/tiny.py).
+port's own (generation/dicetalk/tiny.py). tests/test_device_placement.py builds its meta-device models from the same
+tiny configurations.
 """
 from __future__ import annotations
 
@@ -142,15 +143,10 @@ OPENVOICE_DECODER = {"resblock": "1", "resblock_kernel_sizes": [3, 7, 11],
 OPENVOICE_SPECTROGRAM = {"sampling_rate": 22_050, "filter_length": 128, "hop_length": 32, "win_length": 128}
 
 
-def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
-    """Random tiny OpenVoice V1 files laid out as root/<repo_id>/<filename> (checkpoint.pth = {'model': ...})."""
+def tiny_openvoice_configs() -> tuple[dict, dict]:
+    """The config.json contents of a tiny V1 base speaker and a tiny V1 converter."""
     from e3rg_core.emotions import OPENVOICE_STYLES
-    from e3rg_core.generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
-    from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
-    from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
-    from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
     from e3rg_core.generation.openvoice.text import SYMBOLS
-    torch.manual_seed(seed)
     base_config = {"data": {"text_cleaners": ["cjke_cleaners2"], "add_blank": True, "n_speakers": 10,
                             **OPENVOICE_SPECTROGRAM},
                    "model": {"inter_channels": 8, "hidden_channels": 16, "filter_channels": 32, "n_heads": 2,
@@ -159,6 +155,17 @@ def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
     converter_config = {"data": {"n_speakers": 0, **OPENVOICE_SPECTROGRAM},
                         "model": {"inter_channels": 8, "hidden_channels": 8, "filter_channels": 16,
                                   **OPENVOICE_DECODER}}
+    return base_config, converter_config
+
+
+def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
+    """Random tiny OpenVoice V1 files laid out as root/<repo_id>/<filename> (checkpoint.pth = {'model': ...})."""
+    from e3rg_core.generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
+    from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
+    from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
+    from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
+    torch.manual_seed(seed)
+    base_config, converter_config = tiny_openvoice_configs()
     base = BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config))
     converter = ToneColorConverterNet(ConverterConfig.from_dict(converter_config))
     gin = OPENVOICE_DECODER["gin_channels"]
