@@ -4,7 +4,7 @@ from e3rg_core.dialogue import Utterance
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.engines import EmotionResult, UnderstandingRequest, Vote
 from e3rg_core.tiers import example_pool
-from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_prompt,
+from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_chat, reply_prompt,
                                              sample_examples)
 from e3rg_core.understanding.voting import decide
 
@@ -25,6 +25,10 @@ def test_reply_prompt_is_conditioned_on_the_voted_emotion():
     assert "devastated" in prompt.user and "sad" in prompt.user
     other = reply_prompt(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
     assert other.user != prompt.user
+    # and told how to meet it: comfort for sadness, shared joy for good news (not "sorry to hear that")
+    assert "comfort them" in prompt.user and "share their joy" in other.user
+    chat = reply_chat(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
+    assert "joyful" in chat[0]["content"] and "share their joy" in chat[0]["content"]
 
 
 @pytest.mark.parametrize("k", [0, 1, 3])

@@ -56,6 +56,14 @@ def sample_examples(pool: list[Dialogue], k: int, query: UnderstandingRequest | 
     return tuple(random.Random(seed).sample(candidates, min(k, len(candidates))))
 
 
+# How the Listener meets each broad feeling. Told only to "acknowledge the feeling", small models open nearly every
+# reply with "I'm so sorry to hear that", good news included.
+LISTENER_STANCE: dict[str, str] = {
+    "neutral": "show friendly interest", "happy": "share their joy", "surprised": "share their surprise",
+    "angry": "take their frustration seriously", "fear": "reassure them", "sad": "comfort them",
+    "disgusted": "agree it sounds unpleasant", "contempt": "acknowledge their frustration without mocking anyone",
+}
+
 _EMOTION_SYSTEM = "You are an expert at recognising emotions in conversations."
 _REPLY_SYSTEM = ("You are the Listener in a conversation: a warm, attentive person who answers with empathy. "
                  "You speak aloud, so you use plain sentences without lists, emojis or stage directions.")
@@ -83,8 +91,9 @@ def emotion_prompt(request: UnderstandingRequest) -> Prompt:
 def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Prompt:
     """Ask for the Listener's next reply, explicitly conditioned on the voted emotion."""
     instruction = (f"The Speaker seems to feel {emotion.fine} (broadly: {emotion.coarse}). "
-                   "Write the Listener's next reply to the Speaker: acknowledge that feeling, show you care, and "
-                   "respond to what they actually said. Use one to three short sentences. "
+                   f"Write the Listener's next reply to the Speaker: acknowledge that feeling, "
+                   f"{LISTENER_STANCE[emotion.coarse]}, and respond to what they actually said. "
+                   "Use one to three short sentences. "
                    "Output only the words of the reply.")
     return Prompt(_REPLY_SYSTEM, _task(instruction, request, "The reply of the Listener:",
                                        lambda example: example.turns[-1].response))
@@ -94,8 +103,8 @@ def reply_chat(request: UnderstandingRequest, emotion: EmotionResult) -> list[di
     """The reply prompt as chat turns (Speaker = user, Listener = assistant), for small chat models that follow
     a conversation far better than an instruction wrapped around a transcript. Same content as reply_prompt."""
     instruction = (f"You are a warm, caring listener. The person you are talking to feels {emotion.fine} "
-                   f"(broadly: {emotion.coarse}). Reply in one to three short sentences: acknowledge how they feel "
-                   "and respond to what they actually said.")
+                   f"(broadly: {emotion.coarse}). Reply in one to three short sentences: acknowledge how they feel, "
+                   f"{LISTENER_STANCE[emotion.coarse]}, and respond to what they actually said.")
     if request.context:
         instruction += f" Context: {request.context}"
     messages = [{"role": "system", "content": instruction}]
