@@ -86,14 +86,13 @@ def test_cuda_rules_refuse_what_meta_alone_lets_through():
 
 @pytest.fixture(scope="module")
 def ola(gpu_smoke) -> OlaForCausalLM:
-    """The tiny Ola in the dtypes load_ola gives the real one: bf16, Whisper fp16, BEATs fp32."""
+    """The tiny Ola in the dtypes load_ola gives the real one: bf16 (Whisper too), BEATs fp32."""
     settings = {key: value for key, value in gpu_smoke.TINY_OLA_LLM.items() if key != "vision_config"}
     config = build_config(settings, WhisperEncoderConfig.from_dims(gpu_smoke.TINY_WHISPER_DIMS),
                           BeatsConfig.from_checkpoint_cfg(gpu_smoke.TINY_BEATS_CFG),
                           OryxViTConfig(**gpu_smoke.TINY_OLA_LLM["vision_config"]))
     with META:
         model = OlaForCausalLM(config).to(torch.bfloat16)
-    model.model.speech_encoder.whisper_model.half()
     model.model.speech_encoder.beats_model.float()
     return model.eval()
 

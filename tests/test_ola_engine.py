@@ -126,7 +126,7 @@ def test_quantisation_touches_only_the_llm_linears(runtime):
     towers = runtime.model.model
     assert towers.vision_tower.vision_tower.pos_embed.dtype == torch.bfloat16
     assert towers.mm_projector.proj1.weight.dtype == torch.bfloat16
-    assert towers.speech_encoder.whisper_model.conv1.weight.dtype == torch.float16
+    assert towers.speech_encoder.whisper_model.conv1.weight.dtype == torch.bfloat16
     assert towers.speech_encoder.beats_model.post_extract_proj.weight.dtype == torch.float32
     assert runtime.model.lm_head.weight.dtype == torch.bfloat16
 
@@ -136,7 +136,7 @@ def test_speech_encoders_come_from_their_own_files(runtime, tiny_files):
     beats = torch.load(tiny_files.beats, weights_only=True)["model"]
     encoder = runtime.model.model.speech_encoder
     assert torch.equal(encoder.whisper_model.blocks[0].attn.query.weight,
-                       whisper["encoder.blocks.0.attn.query.weight"].half())
+                       whisper["encoder.blocks.0.attn.query.weight"].bfloat16())
     assert torch.equal(encoder.beats_model.encoder.pos_conv[0].weight_v, beats["encoder.pos_conv.0.weight_v"])
     layers = encoder.beats_model.encoder.layers
     assert layers[1].self_attn.relative_attention_bias is layers[0].self_attn.relative_attention_bias

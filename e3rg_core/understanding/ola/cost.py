@@ -2,7 +2,7 @@
 
 Memory is counted, not guessed: parameter counts are those of the full-size key manifest (golden
 ola7b_keys.json), stored as the loader stores them (decoder Linear layers NF4 with double quantisation,
-about 4.13 bits each; embeddings, lm_head, OryxViT and projectors bf16; Whisper fp16; BEATs fp32), plus the
+about 4.13 bits each; embeddings, lm_head, OryxViT and projectors and Whisper bf16; BEATs fp32), plus the
 KV cache and the largest transient activations of each stage.
 
 Seconds are an estimate from FLOPs at assumed effective throughputs for one ZeroGPU slice (half an

@@ -9,8 +9,8 @@ Files (Hugging Face hub):
 
 Every key and shape of all three checkpoints is compared with the module built from their configs before
 any weight is read; a difference raises CheckpointMismatchError. Only the Qwen2 decoder's Linear layers are
-quantised; the towers, projectors, embeddings and lm_head keep full precision (bf16, Whisper fp16 as Ola
-runs it, BEATs fp32 as Ola runs it). The model is placed by the loader itself: a quantised model is never
+quantised; the towers, projectors, embeddings and lm_head keep full precision: bf16, Whisper included (Ola's
+inference casts the whole model to bf16), and BEATs fp32 (its forward forces that). The model is placed by the loader itself: a quantised model is never
 moved or cast afterwards.
 """
 from __future__ import annotations
@@ -166,7 +166,7 @@ def load_ola(files: OlaFiles, device: str = "cuda", quantize: bool = True,
     if leftovers:
         raise CheckpointMismatchError(f"Loading Ola-7b left keys unmatched: {leftovers[:5]}.")
     encoder = model.model.speech_encoder
-    for module, state, tensor_dtype in ((encoder.whisper_model, speech.whisper_state, torch.float16),
+    for module, state, tensor_dtype in ((encoder.whisper_model, speech.whisper_state, torch.bfloat16),
                                         (encoder.beats_model, speech.beats_state, torch.float32)):
         module.load_state_dict({k: v.to(device, tensor_dtype) for k, v in state.items()}, strict=True, assign=True)
     if any(t.is_meta for t in (*model.parameters(), *model.buffers())):
