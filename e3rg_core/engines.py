@@ -73,6 +73,11 @@ class EmotionResult:
     votes: tuple[Vote, ...]
     decided_by: str             # which rule of the vote settled it
 
+    @property
+    def voted_by(self) -> str:
+        """The engines behind this result: the voters that cast a vote (others abstained or could not read the turn)."""
+        return " + ".join(vote.voter for vote in self.votes) or "no voter (neutral by default)"
+
 
 @dataclass(frozen=True)
 class GenerationSettings:

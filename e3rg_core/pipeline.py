@@ -159,7 +159,7 @@ class E3RGPipeline:
         reply.avatar = avatar.name
 
         reply.emotion = self.understand(query, reply.notices)
-        reply.engines["emotion"] = " + ".join(v.name for v in self.engines.voters)
+        reply.engines["emotion"] = reply.emotion.voted_by
         reply.seconds["emotion"] = time.perf_counter() - started
         reply.stage = "emotion"
         yield reply

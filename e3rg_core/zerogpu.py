@@ -119,7 +119,6 @@ def gpu_duration(job: GpuJob) -> int:
 @dataclass(frozen=True)
 class EmotionVoted:
     emotion: EmotionResult
-    voters: tuple[str, ...]         # the GPU voters (the CPU voters' names are known outside)
     seconds: float
     notices: tuple[str, ...]
 
@@ -169,8 +168,7 @@ def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[ob
     try:
         notices: list[str] = []
         emotion = stages.understand(job.query, notices)
-        yield EmotionVoted(emotion, tuple(voter.name for voter in engines.voters), time.perf_counter() - started,
-                           tuple(notices))
+        yield EmotionVoted(emotion, time.perf_counter() - started, tuple(notices))
         stage, begun, notices = "text", time.perf_counter(), []
         for text in stages.write(job.query, emotion, notices):
             yield ReplySoFar(text)
@@ -307,7 +305,7 @@ class FullTierPipeline:
         reply = turn.reply
         if isinstance(event, EmotionVoted):
             reply.emotion = event.emotion
-            reply.engines["emotion"] = " + ".join([*(voter.name for voter in self.lite.engines.voters), *event.voters])
+            reply.engines["emotion"] = event.emotion.voted_by
             reply.seconds["emotion"] = turn.cpu_seconds + event.seconds
             reply.notices.extend(event.notices)
             reply.stage = "emotion"
@@ -334,7 +332,7 @@ class FullTierPipeline:
         reply.notices.extend(notice for notice in lite.notices if notice not in reply.notices)
         if reply.emotion is None:
             reply.emotion = turn.cpu_emotion
-            reply.engines["emotion"] = " + ".join(voter.name for voter in lite.voters)
+            reply.engines["emotion"] = reply.emotion.voted_by
             reply.seconds["emotion"], reply.stage = turn.cpu_seconds, "emotion"
             yield reply
         if reply.stage in ("emotion", "text-streaming"):

@@ -45,6 +45,7 @@ def test_text_turn(tmp_path):
     report = _check_outputs(out)
     assert report["emotion"]["coarse"] == "sad"
     assert [v["modality"] for v in report["emotion"]["votes"]] == ["text"]  # no face, no voice to judge
+    assert report["engines"]["emotion"] == report["emotion"]["votes"][0]["voter"]     # only the voter that voted
 
 
 def test_audio_turn_is_transcribed_and_heard(tmp_path):
