@@ -17,7 +17,7 @@ from e3rg_core.dialogue import Dialogue, Turn, Utterance
 from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS, coarse_of
 from e3rg_core.engines import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
-from e3rg_core.limits import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS
+from e3rg_core.limits import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from e3rg_core.understanding import face_voter, prosody_voter
 from e3rg_core.understanding.face_voter import FaceEmotionVoter, MiniXception
 from e3rg_core.understanding.lite_writer import SmolLM, SmolLMReplyWriter, clean_sentences
@@ -251,6 +251,14 @@ def test_writer_replies_briefly_and_cleanly(writer):
     assert clean_reply(reply, MAX_REPLY_CHARS) == reply
     # About a second on an idle 2-core CPU; the bound leaves room for a busy shared machine.
     assert seconds < 20, f"{seconds:.1f} s"
+
+
+def test_writer_does_not_loop(writer):
+    """Before its frequency and presence penalties the model answered this with one sentence three times over."""
+    reply = "".join(writer.write(said("My grandmother passed away last week."),
+                                 EmotionResult("devastated", "sad", (), "test"), MAX_REPLY_TOKENS))
+    sentences = [s.strip().lower() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+    assert len(sentences) >= 2 and len(set(sentences)) == len(sentences), reply
 
 
 def test_writer_serves_concurrent_requests(writer):

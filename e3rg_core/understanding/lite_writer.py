@@ -29,6 +29,10 @@ from .prompts import clean_reply, reply_chat
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 4096       # the capped history (8,000 characters, ~2,000 tokens) with room for examples
 TEMPERATURE = 0.3
+# Without them the 135M model loops ("I'm so sorry to hear that." three times over for a grandmother's death).
+# llama.cpp's repeat_penalty cures that too, but at 1.3 the replies wandered off the conversation.
+FREQUENCY_PENALTY = 0.8
+PRESENCE_PENALTY = 0.3
 MAX_SENTENCES = 3
 # llama.cpp's threads meet at a barrier after every layer, so one thread delayed by a busy neighbour stalls
 # the rest. On a shared 2-core machine SmolLM2 generated 24-26 tokens/s with one thread and 2-7 with two.
@@ -90,6 +94,7 @@ class SmolLM:
                seed: int) -> Iterator[str]:
         """The model's answer in raw pieces as they are generated; closing the iterator stops generation."""
         body = {"messages": messages, "max_tokens": max_tokens, "temperature": temperature, "seed": seed,
+                "frequency_penalty": FREQUENCY_PENALTY, "presence_penalty": PRESENCE_PENALTY,
                 "stop": list(TURN_STARTS), "stream": True}
         pieces: queue.Queue = queue.Queue()
         stop = threading.Event()
