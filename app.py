@@ -17,6 +17,7 @@ from e3rg_core import service
 from e3rg_core.dialogue import AGES, GENDERS, TIMBRES, Utterance
 from e3rg_core.engines import GenerationSettings
 from e3rg_core.errors import InputError
+from e3rg_core.limits import MAX_VIDEO_STEPS
 from e3rg_core.memory.avatars import DEFAULT_AVATAR, AvatarStore
 from e3rg_core.full_tier import FULL_TIER
 from e3rg_core.tiers import lite_supported_settings, select_pipeline
@@ -45,10 +46,13 @@ TIER_NOTE = ("Engines: **full** (GPU: Ola-Omni + Qwen2.5-Omni, OpenVoice, DICE-T
              "made its output.")
 
 
-def _settings(intensity, speed, steps, identity, emotion_scale, seed):
+DEFAULT_SETTINGS = GenerationSettings(seed=0)
+
+
+def _settings(intensity, speed, steps, identity, emotion_scale, seed, diffusion_video):
     return GenerationSettings(emotion_intensity=float(intensity), speech_speed=float(speed), video_steps=int(steps),
                               identity_scale=float(identity), emotion_scale=float(emotion_scale),
-                              seed=None if seed in (None, "") else int(seed))
+                              seed=None if seed in (None, "") else int(seed), diffusion_video=bool(diffusion_video))
 
 
 def _avatar(choice, session_avatars):
@@ -76,12 +80,16 @@ def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot, intensity, speed, steps,
-               identity, emotion_scale, seed, progress=gr.Progress()):
+               identity, emotion_scale, seed, diffusion_video, progress=gr.Progress()):
+    settings = _settings(intensity, speed, steps, identity, emotion_scale, seed, diffusion_video)
+    yield from _respond(rows, text, audio, video, _avatar(avatar_choice, session_avatars), k_shot, settings, progress)
+
+
+def _respond(rows, text, audio, video, avatar, k_shot, settings, progress):
     try:
         history = service.history_from_rows(rows)
         progress(0.05, desc="Understanding: voting on the emotion")
-        turn = service.run_turn(pipeline(), history, text, audio, video, _avatar(avatar_choice, session_avatars),
-                                k_shot, _settings(intensity, speed, steps, identity, emotion_scale, seed))
+        turn = service.run_turn(pipeline(), history, text, audio, video, avatar, k_shot, settings)
         stage_progress = {"emotion": (0.3, "Writing the reply"), "text": (0.5, "Speaking the reply"),
                           "speech": (0.7, "Animating the avatar")}
         for reply, workdir in turn:
@@ -94,7 +102,7 @@ def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot,
 
 def respond_example(text, audio, video):
     """An example turn with the default settings; its final outputs are what the example cache keeps."""
-    *_, final = respond_ui([], text, audio, video, DEFAULT_AVATAR, {}, 0, 1.0, 1.0, 25, 3.0, 6.0, 0)
+    *_, final = _respond([], text, audio, video, DEFAULT_AVATAR, 0, DEFAULT_SETTINGS, gr.Progress())
     return tuple(value for value, component in zip(final, outputs) if component in example_outputs)
 
 
@@ -170,6 +178,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
             with gr.Row():
                 avatar = gr.Dropdown(AVATARS.names(), value=DEFAULT_AVATAR, label="Listener avatar", scale=2)
                 k_shot = gr.Radio(list(SHOT_CHOICES), value=0, label="k-shot examples", scale=1)
+            diffusion_video = gr.Checkbox(
+                value=DEFAULT_SETTINGS.diffusion_video, visible="diffusion_video" in SUPPORTED_SETTINGS,
+                label="Diffusion talking head (DICE-Talk): most of a turn's GPU time. Untick it to use less of your "
+                      "GPU quota; a quick CPU portrait then animates the reply.")
             with gr.Accordion("Your own avatar (kept for this session only)", open=False):
                 with gr.Row():
                     avatar_portrait = gr.Image(label="Portrait (a clear, front-facing face)", type="filepath",
@@ -185,17 +197,18 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
             with gr.Accordion("Advanced", open=False):
                 supported = SUPPORTED_SETTINGS
                 gr.Markdown("Greyed-out settings are not used by the engines running here.")
-                intensity = gr.Slider(0, 1, value=1.0, step=0.05, label="Emotion intensity",
-                                      interactive="emotion_intensity" in supported)
-                speed = gr.Slider(0.5, 1.5, value=1.0, step=0.05, label="Speech speed",
+                intensity = gr.Slider(0, 1, value=DEFAULT_SETTINGS.emotion_intensity, step=0.05,
+                                      label="Emotion intensity", interactive="emotion_intensity" in supported)
+                speed = gr.Slider(0.5, 1.5, value=DEFAULT_SETTINGS.speech_speed, step=0.05, label="Speech speed",
                                   interactive="speech_speed" in supported)
-                steps = gr.Slider(5, 50, value=25, step=1, label="Video denoising steps",
-                                  interactive="video_steps" in supported)
-                identity = gr.Slider(0, 10, value=3.0, step=0.5, label="Identity scale",
+                steps = gr.Slider(5, MAX_VIDEO_STEPS, value=DEFAULT_SETTINGS.video_steps, step=1,
+                                  label="Video denoising steps", interactive="video_steps" in supported)
+                identity = gr.Slider(0, 10, value=DEFAULT_SETTINGS.identity_scale, step=0.5, label="Identity scale",
                                      interactive="identity_scale" in supported)
-                emotion_scale = gr.Slider(0, 10, value=6.0, step=0.5, label="Emotion scale",
-                                          interactive="emotion_scale" in supported)
-                seed = gr.Number(value=0, precision=0, label="Seed", interactive="seed" in supported)
+                emotion_scale = gr.Slider(0, 10, value=DEFAULT_SETTINGS.emotion_scale, step=0.5,
+                                          label="Emotion scale", interactive="emotion_scale" in supported)
+                seed = gr.Number(value=DEFAULT_SETTINGS.seed, precision=0, label="Seed",
+                                 interactive="seed" in supported)
             with gr.Row():
                 submit = gr.Button("Respond", variant="primary", scale=3)
                 clear = gr.ClearButton(value="Clear", scale=1)
@@ -229,7 +242,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     # Cached examples replay into every output but the dialogue table (examples start a conversation).
     example_outputs = [c for c in outputs if c is not history]
     inputs = [history, text, audio, video, avatar, session_avatars, k_shot, intensity, speed, steps, identity,
-              emotion_scale, seed]
+              emotion_scale, seed, diffusion_video]
     submit.click(respond_ui, inputs, outputs, api_name="respond_stream", concurrency_limit=4)
     text.submit(respond_ui, inputs, outputs, api_name="respond_stream_text", concurrency_limit=4)
     # The chart follows the table, so a replayed example (which cannot carry a plot value) draws it too.

@@ -88,6 +88,9 @@ class GenerationSettings:
     identity_scale: float = 3.0
     emotion_scale: float = 6.0
     seed: int | None = None
+    # The full tier's talking head by diffusion (DICE-Talk), most of a turn's GPU time. Off, the GPU call ends after
+    # the speech and the lite portrait animates the reply: a turn a visitor with little GPU quota can still be given.
+    diffusion_video: bool = True
 
 
 @dataclass(frozen=True)

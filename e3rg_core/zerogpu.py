@@ -64,7 +64,7 @@ def plan_turn(costs: TierCosts, query: UnderstandingRequest, settings: Generatio
     speech_seconds = reply_speech_seconds()
     return GpuPlan(startup=costs.startup, understanding=ESTIMATE_MARGIN * costs.understanding(query),
                    speech=ESTIMATE_MARGIN * costs.speech(speech_seconds),
-                   video=costs.video(speech_seconds, settings))
+                   video=costs.video(speech_seconds, settings) if settings.diffusion_video else 0.0)
 
 
 def fit_video_steps(costs: TierCosts, speech_seconds: float, settings: GenerationSettings,
@@ -177,6 +177,8 @@ def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[ob
         speech = engines.speech.synthesize(text, emotion.coarse, job.avatar, job.settings)
         wav = write_wav(job.workdir / "reply.wav", speech.samples, speech.sample_rate)
         yield SpeechMade(speech, wav, time.perf_counter() - begun)
+        if not job.settings.diffusion_video:
+            return      # the visitor chose the lite portrait, which animates the reply after the call
         stage, begun = "video", time.perf_counter()
         left = job.plan.seconds - (begun - started)
         settings = fit_video_steps(tier.costs, speech.seconds, job.settings, left)
@@ -243,8 +245,9 @@ class FullTierPipeline:
     def supported_settings(self) -> frozenset[str]:
         """The generation settings that an engine serving this pipeline honours."""
         sets = [self.lite.engines] + ([self.tier.engines] if self.tier.engines else [])
-        return frozenset().union(*(engines.speech.supported_settings | engines.video.supported_settings
-                                   for engines in sets))
+        chosen_here = {"diffusion_video"} if self.tier.engines else set()
+        return frozenset(chosen_here).union(*(engines.speech.supported_settings | engines.video.supported_settings
+                                              for engines in sets))
 
     run = E3RGPipeline.run      # respond() to the end, then reply.json: the same steps for either pipeline
 

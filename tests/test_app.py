@@ -151,11 +151,11 @@ def test_session_avatar_upload_is_used_and_private(server, tmp_path):
     choice = choice["value"]
     table = {"headers": ["role", "utterance"], "data": []}
     outputs = mine.predict(table, "I passed my driving test!", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0,
-                           api_name="/respond_stream")
+                           True, api_name="/respond_stream")
     assert outputs[4] and outputs[8]
     # another browser session cannot pick that avatar
     with pytest.raises(AppError, match="not in the list of choices"):
-        other.predict(table, "Hello there", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0,
+        other.predict(table, "Hello there", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0, True,
                       api_name="/respond_stream")
     wall = tmp_path / "wall.png"
     Image.new("RGB", (300, 300), (200, 180, 160)).save(wall)

@@ -189,6 +189,21 @@ def test_the_gpu_call_takes_and_returns_picklable_values(gpu_tier, lite, media, 
     assert any(isinstance(event, SpeechMade) for event in spy.events)
 
 
+def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(gpu_tier, lite, tmp_path, monkeypatch):
+    pipeline = FullTierPipeline(gpu_tier, lite)
+    assert "diffusion_video" in pipeline.supported_settings          # so the app shows the choice
+    spy = spied(pipeline, monkeypatch)
+    settings = GenerationSettings(seed=0, diffusion_video=False)
+    *_, reply = pipeline.respond(ResponseRequest(text=TEXT, settings=settings), tmp_path)
+    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], SpeechMade)
+    plan = spy.jobs[0].plan
+    assert plan.video == 0 and gpu_duration(spy.jobs[0]) == math.ceil(plan.startup + plan.understanding + plan.speech)
+    with_video = plan_turn(gpu_tier.costs, spy.jobs[0].query, replace(settings, diffusion_video=True))
+    assert gpu_duration(spy.jobs[0]) < with_video.seconds
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["speech"] == gpu_tier.engines.speech.name
+    assert reply.stage == "done" and reply.mp4_path.is_file() and not reply.notices     # chosen, not a fallback
+
+
 def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(gpu_tier, lite, tmp_path, monkeypatch):
     """The tier claims cuda (configuration): on this machine the GPU call fails, as a refused one would."""
     pipeline = FullTierPipeline(FullTier(gpu_tier.engines, gpu_tier.costs, "cuda"), lite)
