@@ -68,7 +68,8 @@ def _views(reply, workdir, final):
            if reply.heard_text else "")
         + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
     history = service.rows_from_history(reply.history + (Utterance(len(reply.history), "listener", reply.text),))
-    return (headline, service.votes_table(reply), service.engine_line(reply, "emotion", "transcript"), reply.text, service.engine_line(reply, "text"),
+    return (headline, service.votes_table(reply), service.engine_line(reply, "emotion", "transcript"), reply.text,
+            service.engine_line(reply, "text"),
             str(reply.wav_path) if reply.wav_path else None, service.engine_line(reply, "speech"),
             str(reply.mp4_path) if reply.mp4_path else None, service.engine_line(reply, "video"),
             str(service.write_bundle(reply, workdir)) if final else None,

@@ -78,13 +78,13 @@ def create_session_avatar(store: AvatarStore, session_root: Path, name: str, por
     return store.create(name.strip(), portrait, voice, profile, root=session_root, source="uploaded in this session")
 
 
+VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "evidence"]
+
+
 def votes_table(reply: Reply) -> list[list[Any]]:
     return [[v.voter, v.modality, v.label, coarse_of(v.label),
              "" if v.confidence is None else round(float(v.confidence), 3), v.raw]
             for v in (reply.emotion.votes if reply.emotion else ())]
-
-
-VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "evidence"]
 
 
 def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ Files (Hugging Face hub):
 Every key and shape of all three checkpoints is compared with the module built from their configs before
 any weight is read; a difference raises CheckpointMismatchError. Only the Qwen2 decoder's Linear layers are
 quantised; the towers, projectors, embeddings and lm_head keep full precision: bf16, Whisper included (Ola's
-inference casts the whole model to bf16), and BEATs fp32 (its forward forces that). The model is placed by the loader itself: a quantised model is never
-moved or cast afterwards.
+inference casts the whole model to bf16), and BEATs fp32 (its forward forces that). The model is placed by the
+loader itself: a quantised model is never moved or cast afterwards.
 """
 from __future__ import annotations
 
