@@ -35,9 +35,9 @@ CLEAR_SENTENCES = [
     ("I finally got accepted into the nursing program after three years of trying!", "happy"),
     ("I'm scared about my biopsy results.", "fear"),     # the topic alone reads as a hopeful wait
 ]
-# Speaker turns written apart from the voter's situations, by another hand, 15 per coarse class. Only the voter's
-# LABEL_WEIGHT was chosen while looking at its score on them (with the first twelve situations per label: 0.60 at 0,
-# 0.69 at 0.25 and 0.3).
+# Speaker turns written apart from the voter's situations, by another hand, 15 per coarse class. Two constants were
+# set while looking at them: LABEL_WEIGHT by its score (with the first twelve situations per label: 0.60 at 0, 0.69 at
+# 0.25 and 0.3), and NAMED_BONUS from the spread of the similarities on them.
 HELD_OUT_TURNS = Path(__file__).parent / "data" / "emotion_turns.json"
 
 
