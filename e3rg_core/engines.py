@@ -6,7 +6,7 @@ pipeline never knows which tier it runs.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -105,6 +105,16 @@ class Speech:
 
 
 @dataclass(frozen=True)
+class Animation:
+    """A video engine's frames before encoding: RGB uint8, all one even-sided size, possibly made as they are
+    consumed; `speech` is the audio they were animated to (cut to what was animated)."""
+    frames: Iterable[np.ndarray]
+    fps: float
+    frame_count: int
+    speech: Speech
+
+
+@dataclass(frozen=True)
 class RenderedVideo:
     path: Path
     fps: float
@@ -146,9 +156,21 @@ class VideoEngine(ABC):
     supported_settings: frozenset[str] = frozenset()
 
     @abstractmethod
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str,
+                settings: GenerationSettings) -> Animation:
+        """The frames of an RGB portrait speaking the speech with a coarse emotion."""
+
     def render(self, portrait: np.ndarray, speech: Speech, emotion: str,
                settings: GenerationSettings, out_path: Path) -> RenderedVideo:
-        """Animate an RGB portrait speaking the speech with a coarse emotion; write an H.264+AAC mp4."""
+        """animate(), encoded as an H.264 mp4 with the speech muxed in as AAC."""
+        return self.encode(self.animate(portrait, speech, emotion, settings), out_path)
+
+    def encode(self, animation: Animation, out_path: Path) -> RenderedVideo:
+        from .media import write_mp4, write_wav     # media reads this module's clip types
+        out_path = Path(out_path)
+        wav = write_wav(out_path.with_suffix(".wav"), animation.speech.samples, animation.speech.sample_rate)
+        write_mp4(animation.frames, animation.fps, wav, out_path)
+        return RenderedVideo(out_path, animation.fps, animation.frame_count, self.name)
 
 
 @dataclass

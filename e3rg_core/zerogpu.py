@@ -6,8 +6,9 @@ A turn runs in three parts:
    admits the call by the duration it asks for, so the price is computed from the request: frames, tokens,
    audio seconds, the longest reply the writer may produce, and the video settings, under a hard cap.
 2. The GPU call (run_on_gpu, a generator): the GPU voters vote, the vote decides over every voter, the reply
-   streams, then speech and video. Its one argument (GpuJob) and everything it yields are plain picklable
-   values: on ZeroGPU it runs in a forked worker process and they travel through pipes.
+   streams, then speech and the video's frames. Its one argument (GpuJob) and everything it yields are plain
+   picklable values: on ZeroGPU it runs in a forked worker process and they travel through pipes. The frames
+   go to a file in the request's folder instead, and are encoded after the call, when the GPU is released.
 3. On the CPU, after or instead of it: whatever the call did not finish is done by the lite engines, with a
    notice. That covers no full tier loaded, a refused call (quota, no GPU free, duration above the allowed
    maximum), a failed call or stage, and a video that would overrun the time the call asked for even with its
@@ -26,8 +27,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .engines import (EmotionResult, EmotionVoter, GenerationSettings, RenderedVideo, Speech,
-                      UnderstandingRequest, Vote)
+from .engines import Animation, EmotionResult, EmotionVoter, GenerationSettings, Speech, UnderstandingRequest, Vote
 from .errors import EngineUnavailableError, InputError
 from .full_tier import FullTier, TierCosts, describe
 from .limits import MAX_GPU_SECONDS, MAX_REPLY_TOKENS, MAX_SPEECH_SECONDS, MIN_VIDEO_STEPS
@@ -144,8 +144,10 @@ class SpeechMade:
 
 
 @dataclass(frozen=True)
-class VideoMade:
-    video: RenderedVideo
+class VideoAnimated:
+    frames_path: Path               # an .npy of (frame_count, H, W, 3) uint8, to be encoded after the call
+    fps: float
+    frame_count: int
     seconds: float
     notices: tuple[str, ...]
 
@@ -155,6 +157,22 @@ class HandedOver:
     """The GPU call stops here; the lite tier does this stage and the rest."""
     stage: str
     reason: str
+
+
+def store_frames(animation: Animation, path: Path) -> Path:
+    """The animation's frames in an .npy file, written as they are made: the worker hands over a path rather than
+    hundreds of megabytes through its pipe, and the encoding waits until the GPU is released."""
+    frames = iter(animation.frames)
+    first = next(frames)
+    stored = np.lib.format.open_memmap(path, mode="w+", dtype=np.uint8, shape=(animation.frame_count, *first.shape))
+    stored[0] = first
+    count = 1
+    for count, frame in enumerate(frames, start=2):
+        stored[count - 1] = frame
+    if count != animation.frame_count:
+        raise ValueError(f"The video engine made {count} frames, not the {animation.frame_count} it announced.")
+    stored.flush()
+    return path
 
 
 def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[object]:
@@ -189,11 +207,12 @@ def run_on_gpu(tier: FullTier, avatars: AvatarStore, job: GpuJob) -> Iterator[ob
                                     f"{fewest.video_steps} steps, and {max(left, 0):.0f} s of this turn's "
                                     f"{job.plan.seconds} s were left")
             return
-        video = engines.video.render(job.portrait, speech, emotion.coarse, settings, job.workdir / "reply.mp4")
+        animation = engines.video.animate(job.portrait, speech, emotion.coarse, settings)
+        frames = store_frames(animation, job.workdir / "reply-frames.npy")
         cut = () if settings == job.settings else (
             f"The video was rendered with {settings.video_steps} denoising steps instead of "
             f"{job.settings.video_steps}, to fit this turn's GPU time.",)
-        yield VideoMade(video, time.perf_counter() - begun, cut)
+        yield VideoAnimated(frames, animation.fps, animation.frame_count, time.perf_counter() - begun, cut)
     except InputError as error:     # the GPU engine cannot take this input; the lite one may
         yield HandedOver(stage, str(error))
     except Exception as error:      # a failed GPU stage must end in a lite answer, not a stack trace
@@ -212,6 +231,7 @@ class _Turn:
     cpu_emotion: EmotionResult
     cpu_seconds: float
     speech: Speech | None = None
+    animated: VideoAnimated | None = None
 
 
 def _missing(reply: Reply) -> str:
@@ -295,7 +315,8 @@ class FullTierPipeline:
                                          f"The lite (CPU) engines made the {_missing(reply)}.")
                     return
                 self._apply(turn, event)
-                yield reply
+                if not isinstance(event, VideoAnimated):
+                    yield reply
         except Exception as error:      # refused or failed call (quota, no GPU, worker error): answer on lite
             log.warning("the GPU call failed", exc_info=True)
             reply.notices.append(f"The GPU could not finish this turn ({describe(error)}); the lite (CPU) engines "
@@ -303,6 +324,29 @@ class FullTierPipeline:
         finally:
             events.close()
             reply.seconds["gpu"] = time.perf_counter() - started
+        if turn.animated is not None:
+            yield from self._encode(turn)
+
+    def _encode(self, turn: _Turn) -> Iterator[Reply]:
+        """The GPU's frames as the reply's mp4, encoded here once the GPU call has ended."""
+        reply, animated, video = turn.reply, turn.animated, self.tier.engines.video
+        started = time.perf_counter()
+        try:
+            frames = np.load(animated.frames_path, mmap_mode="r", allow_pickle=False)
+            rendered = video.encode(Animation(frames, animated.fps, animated.frame_count, turn.speech),
+                                    turn.workdir / "reply.mp4")
+        except Exception as error:      # an unreadable frames file or a failed encode: the lite video follows
+            log.warning("the GPU video could not be encoded", exc_info=True)
+            reply.notices.append(f"The GPU video could not be encoded ({describe(error)}); the lite (CPU) engines "
+                                 f"made the {_missing(reply)}.")
+            return
+        finally:
+            animated.frames_path.unlink(missing_ok=True)
+        reply.mp4_path, reply.engines["video"] = rendered.path, rendered.engine
+        reply.seconds["video"] = animated.seconds + time.perf_counter() - started
+        reply.notices.extend(animated.notices)
+        reply.stage = "done"
+        yield reply
 
     def _apply(self, turn: _Turn, event: object) -> None:
         reply = turn.reply
@@ -322,10 +366,8 @@ class FullTierPipeline:
             turn.speech = event.speech
             reply.wav_path, reply.engines["speech"] = event.wav_path, event.speech.engine
             reply.seconds["speech"], reply.stage = event.seconds, "speech"
-        elif isinstance(event, VideoMade):
-            reply.mp4_path, reply.engines["video"] = event.video.path, event.video.engine
-            reply.seconds["video"], reply.stage = event.seconds, "done"
-            reply.notices.extend(event.notices)
+        elif isinstance(event, VideoAnimated):
+            turn.animated = event
 
     # -- the lite tier, for whatever is left ----------------------------------------------------------
     def _on_lite(self, turn: _Turn) -> Iterator[Reply]:

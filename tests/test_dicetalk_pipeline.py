@@ -103,7 +103,7 @@ def test_clear_errors_before_any_generation(engine, portrait, tmp_path):
     with pytest.raises(InputError):
         engine.render(portrait, _speech(1.0), "sad", GenerationSettings(video_steps=0), tmp_path / "d.mp4")
     with pytest.raises(InputError):
-        engine.render_prior(portrait, _speech(1.0), np.ones(255), settings, tmp_path / "e.mp4")
+        engine.animate_prior(portrait, _speech(1.0), np.ones(255), settings)
     assert not list(tmp_path.glob("*.mp4"))
 
 

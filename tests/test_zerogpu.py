@@ -13,6 +13,7 @@ from dataclasses import fields, is_dataclass, replace
 from functools import partial
 from pathlib import Path
 
+import imageio_ffmpeg
 import numpy as np
 import pytest
 
@@ -36,7 +37,7 @@ from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
-from e3rg_core.zerogpu import (FullTierPipeline, GpuJob, HandedOver, SpeechMade, VideoMade, gpu_duration, plan_turn,
+from e3rg_core.zerogpu import (FullTierPipeline, GpuJob, HandedOver, SpeechMade, VideoAnimated, gpu_duration, plan_turn,
                                reply_speech_seconds)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -85,12 +86,14 @@ class GpuCallSpy:
 
     def __init__(self, pipeline: FullTierPipeline):
         self.real, self.jobs, self.events = pipeline.gpu_turn, [], []
+        self.mp4_when_the_call_ended = []
 
     def __call__(self, job):
         self.jobs.append(job)
         for event in self.real(job):
             self.events.append(event)
             yield event
+        self.mp4_when_the_call_ended.append((job.workdir / "reply.mp4").exists())
 
 
 def spied(pipeline: FullTierPipeline, monkeypatch) -> GpuCallSpy:
@@ -160,7 +163,12 @@ def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(gpu_tier, li
             stages.append(reply.stage)
     assert len(spy.jobs) == 1
     assert stages == ["emotion", "text-streaming", "text", "speech", "done"]
-    assert isinstance(spy.events[-1], VideoMade) and not any(isinstance(e, HandedOver) for e in spy.events)
+    assert isinstance(spy.events[-1], VideoAnimated) and not any(isinstance(e, HandedOver) for e in spy.events)
+    # The GPU call handed over frames; the mp4 was encoded after it ended, and the frames file is gone.
+    assert spy.mp4_when_the_call_ended == [False] and not spy.events[-1].frames_path.exists()
+    reader = imageio_ffmpeg.read_frames(str(reply.mp4_path))
+    meta = next(reader)
+    assert sum(1 for _ in reader) == spy.events[-1].frame_count and meta["audio_codec"]
     votes = {vote.voter: vote for vote in reply.emotion.votes}
     # The vote tab shows both omni models beside the lite voters (text, face from the video, its voice).
     assert {"ola-omni-7b", "qwen2.5-omni-7b"} <= votes.keys()
@@ -227,7 +235,7 @@ def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(gpu_tier, 
     spy = spied(pipeline, monkeypatch)
     request = ResponseRequest(text=TEXT, settings=GenerationSettings(video_steps=MAX_VIDEO_STEPS, seed=0))
     *_, reply = pipeline.respond(request, tmp_path)
-    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], VideoMade)
+    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], VideoAnimated)
     plan, speech = spy.jobs[0].plan, next(event.speech for event in spy.events if isinstance(event, SpeechMade))
     cut = [re.search(r"rendered with (\d+) denoising steps instead of (\d+)", notice) for notice in reply.notices]
     (steps, asked), = [match.groups() for match in cut if match]
@@ -252,7 +260,7 @@ def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_li
     *_, reply = pipeline.respond(request, tmp_path)
     assert len(spy.jobs) == 1
     kinds = [type(event).__name__ for event in spy.events]
-    assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "VideoMade" not in kinds
+    assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "VideoAnimated" not in kinds
     assert spy.events[-1].stage == "video" and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
     assert reply.stage == "done" and reply.mp4_path.is_file()
     assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name

@@ -11,18 +11,16 @@ cv2.remap calls over the face and head regions only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from ..emotions import coarse_of
-from ..engines import GenerationSettings, RenderedVideo, Speech, VideoEngine
+from ..engines import Animation, GenerationSettings, Speech, VideoEngine
 from ..errors import MissingInputError
 from ..faces import Box, largest_face
 from ..limits import MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
-from ..media import write_mp4, write_wav
 
 FPS = 25
 MAX_FRAME_SIDE = 512
@@ -312,8 +310,8 @@ class LiteTalkingPortrait(VideoEngine):
     name = "lite: portrait warp rig (loudness lip-sync)"
     supported_settings = frozenset({"emotion_intensity", "seed"})
 
-    def render(self, portrait: np.ndarray, speech: Speech, emotion: str, settings: GenerationSettings,
-               out_path: Path) -> RenderedVideo:
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str,
+                settings: GenerationSettings) -> Animation:
         look = LOOKS[coarse_of(emotion)]
         layout = portrait_layout(portrait)
         samples = np.asarray(speech.samples, np.float32)[: int(MAX_SPEECH_SECONDS * speech.sample_rate)]
@@ -345,9 +343,6 @@ class LiteTalkingPortrait(VideoEngine):
         shift_x = 0.012 * side * sway * waves[2]
         shift_y = side * (look.lift * strength + 0.015 * emphasis + 0.006 * waves[3])
 
-        out_path = Path(out_path)
-        wav = write_wav(out_path.with_suffix(".wav"), samples, speech.sample_rate)
         frames = (rig.render(float(jaw[i]), float(rounding[i]), float(blinks[i]), float(expression[i]),
                              float(roll[i]), (float(shift_x[i]), float(shift_y[i]))) for i in range(frame_count))
-        write_mp4(frames, FPS, wav, out_path)
-        return RenderedVideo(path=out_path, fps=float(FPS), frame_count=frame_count, engine=self.name)
+        return Animation(frames, float(FPS), frame_count, replace(speech, samples=samples))

@@ -9,10 +9,9 @@ import numpy as np
 import torch
 
 from ...emotions import COARSE_TO_DICETALK_EMOTION, coarse_of
-from ...engines import GenerationSettings, RenderedVideo, Speech, VideoEngine
+from ...engines import Animation, GenerationSettings, Speech, VideoEngine
 from ...errors import InputError, MediaTooLongError, MissingInputError
 from ...limits import MAX_SPEECH_SECONDS, MAX_VIDEO_STEPS
-from ...media import write_mp4, write_wav
 from .emotion_priors import load_emotion_priors, prior_vector
 from .pipeline import OUTPUT_FPS, DiceTalkPipeline, output_frame_count
 from .portrait import SHORT_SIDE
@@ -39,17 +38,15 @@ class DiceTalkVideoEngine(VideoEngine):
         pipeline = DiceTalkPipeline.from_pretrained(device, dtype, local_files_only)
         return cls(pipeline, load_emotion_priors(cache_dir or default_data_dir(), local_files_only))
 
-    def render(self, portrait: np.ndarray, speech: Speech, emotion: str, settings: GenerationSettings,
-               out_path: Path) -> RenderedVideo:
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str, settings: GenerationSettings) -> Animation:
         try:
             prior = self.priors[COARSE_TO_DICETALK_EMOTION[coarse_of(emotion)]]
         except KeyError:
             raise InputError(f"DICE-Talk cannot render the emotion {emotion!r}.") from None
-        return self.render_prior(portrait, speech, prior, settings, out_path)
+        return self.animate_prior(portrait, speech, prior, settings)
 
-    def render_prior(self, portrait: np.ndarray, speech: Speech, prior, settings: GenerationSettings,
-                     out_path: Path) -> RenderedVideo:
-        """render() with any 256-float emotion prior instead of a named emotion."""
+    def animate_prior(self, portrait: np.ndarray, speech: Speech, prior, settings: GenerationSettings) -> Animation:
+        """animate() with any 256-float emotion prior instead of a named emotion."""
         import librosa
         prior = prior_vector(prior)
         if not isinstance(portrait, np.ndarray) or portrait.dtype != np.uint8 or portrait.ndim != 3 \
@@ -70,7 +67,4 @@ class DiceTalkVideoEngine(VideoEngine):
         sampler = SamplerSettings(steps=settings.video_steps, identity_scale=settings.identity_scale,
                                   emotion_scale=settings.emotion_scale)
         frames = self.pipeline.render_frames(portrait, samples, prior, sampler, seed, self.crop, self.short_side)
-        out_path = Path(out_path)
-        wav = write_wav(out_path.with_suffix(".wav"), speech.samples, speech.sample_rate)
-        write_mp4(frames, OUTPUT_FPS, wav, out_path)
-        return RenderedVideo(path=out_path, fps=OUTPUT_FPS, frame_count=frame_count, engine=self.name)
+        return Animation(frames, OUTPUT_FPS, frame_count, speech)
