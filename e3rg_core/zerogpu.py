@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -165,12 +166,13 @@ def store_frames(animation: Animation, path: Path) -> Path:
     frames = iter(animation.frames)
     first = next(frames)
     stored = np.lib.format.open_memmap(path, mode="w+", dtype=np.uint8, shape=(animation.frame_count, *first.shape))
-    stored[0] = first
-    count = 1
-    for count, frame in enumerate(frames, start=2):
-        stored[count - 1] = frame
-    if count != animation.frame_count:
-        raise ValueError(f"The video engine made {count} frames, not the {animation.frame_count} it announced.")
+    made = 0
+    for made, frame in enumerate(chain([first], frames), start=1):
+        if made > animation.frame_count:
+            break
+        stored[made - 1] = frame
+    if made != animation.frame_count:
+        raise ValueError(f"The video engine's frames are not the {animation.frame_count} it announced.")
     stored.flush()
     return path
 

@@ -20,7 +20,7 @@ import pytest
 from e3rg_core import full_tier
 from e3rg_core.dialogue import Utterance
 from e3rg_core.emotions import FINE_LABELS
-from e3rg_core.engines import AudioClip, EngineSet, GenerationSettings, UnderstandingRequest, VideoClip
+from e3rg_core.engines import Animation, AudioClip, EngineSet, GenerationSettings, Speech, UnderstandingRequest, VideoClip
 from e3rg_core.full_tier import FullTier, assemble
 from e3rg_core.generation.dicetalk import estimate_gpu_seconds
 from e3rg_core.generation.dicetalk.portrait import SHORT_SIDE
@@ -38,7 +38,7 @@ from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
 from e3rg_core.zerogpu import (FullTierPipeline, GpuJob, HandedOver, SpeechMade, VideoAnimated, gpu_duration, plan_turn,
-                               reply_speech_seconds)
+                               reply_speech_seconds, store_frames)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -276,6 +276,16 @@ def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(lite, 
     *_, reply = pipeline.respond(ResponseRequest(text=TEXT), tmp_path)
     assert reply.stage == "done" and reply.engines["video"] == lite.engines.video.name
     assert any("GPU engines are not available" in notice and "CUDA" in notice for notice in reply.notices)
+
+
+def test_stored_frames_are_exactly_those_announced(tmp_path):
+    speech = Speech(np.zeros(16_000, np.float32), 16_000, "test")
+    frames = [np.full((4, 6, 3), value, np.uint8) for value in range(3)]
+    path = store_frames(Animation(iter(frames), 25.0, 3, speech), tmp_path / "ok.npy")
+    assert np.array_equal(np.load(path, allow_pickle=False), np.stack(frames))
+    for announced in (2, 4):
+        with pytest.raises(ValueError, match=f"not the {announced} it announced"):
+            store_frames(Animation(iter(frames), 25.0, announced, speech), tmp_path / f"{announced}.npy")
 
 
 def test_the_tier_choice(monkeypatch):
