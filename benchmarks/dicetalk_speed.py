@@ -22,15 +22,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from e3rg_core.generation.dicetalk.cost import UNET_SECONDS_PER_CALL, unet_calls  # noqa: E402
-from e3rg_core.generation.dicetalk.pipeline import output_frame_count  # noqa: E402
-from e3rg_core.generation.dicetalk.sampler import (ADAPTER_SCALES, EXPRESSION_BUCKET_ID, FPS,  # noqa: E402
+from e3rg_core.generation.dicetalk.cost import UNET_SECONDS_PER_CALL, unet_calls
+from e3rg_core.generation.dicetalk.pipeline import output_frame_count
+from e3rg_core.generation.dicetalk.sampler import (ADAPTER_SCALES, EXPRESSION_BUCKET_ID, FPS,
                                                    MOTION_BUCKET_ID, WINDOW_FRAMES, SamplerSettings)
-from e3rg_core.generation.dicetalk.speech_features import SAMPLE_RATE  # noqa: E402
-from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE, tiny_pipeline  # noqa: E402
-from e3rg_core.generation.dicetalk.unet import AdapterContext, DiceTalkUNet  # noqa: E402
+from e3rg_core.generation.dicetalk.speech_features import SAMPLE_RATE
+from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE, tiny_pipeline
+from e3rg_core.generation.dicetalk.unet import AdapterContext, DiceTalkUNet
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "dicetalk_speed.json"
 OFFICIAL_SIDE = 512

@@ -9,13 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 STAGES = ("transcript", "emotion", "text", "memory", "speech", "video")
 
@@ -26,11 +24,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "lite_latency.json")
     args = parser.parse_args()
 
-    from e3rg_core.pipeline import ResponseRequest
-    from e3rg_core.tiers import lite_pipeline
+    from e3rg_core.runner import ResponseRequest
+    from e3rg_core.tiers import lite_runner
 
     started = time.perf_counter()
-    pipeline = lite_pipeline()
+    runner = lite_runner()
     load_seconds = time.perf_counter() - started
     examples = ROOT / "examples"
     turns = {"text": ResponseRequest(text="I just lost my job and I don't know how to tell my family."),
@@ -41,22 +39,23 @@ def main() -> None:
         for repeat in range(args.repeats):
             with tempfile.TemporaryDirectory() as folder:
                 started = time.perf_counter()
-                reply = pipeline.run(request, Path(folder))
+                reply = runner.run(request, Path(folder))
                 total = time.perf_counter() - started
                 import soundfile
                 speech = soundfile.info(str(reply.wav_path)).duration
             rows.append({"turn": name, "repeat": repeat, "speech_s": round(speech, 2), "total_s": round(total, 2),
                          **{stage: round(reply.seconds.get(stage, 0.0), 3) for stage in STAGES}})
     # Generation scales with the length of the reply; time it for a fixed reply of about five seconds.
-    from e3rg_core.engines import GenerationSettings
-    engines, avatar = pipeline.engines, pipeline.avatars.get("")
+    from e3rg_core.contracts import GenerationSettings
+    from e3rg_core.media import render_video
+    engines, avatar = runner.tier.engines, runner.avatars.get("")
     five_seconds = "I'm so sorry to hear that. I'm right here, and we can talk whenever you like."
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         speech = engines.speech.synthesize(five_seconds, "sad", avatar, GenerationSettings())
         speech_seconds = time.perf_counter() - started
         started = time.perf_counter()
-        engines.video.render(avatar.portrait(), speech, "sad", GenerationSettings(), Path(folder) / "five.mp4")
+        render_video(engines.video, avatar.portrait(), speech, "sad", GenerationSettings(), Path(folder) / "five.mp4")
         video_seconds = time.perf_counter() - started
     understanding = max(r["transcript"] + r["emotion"] + r["text"] for r in rows)
     five_second_reply = understanding + speech_seconds + video_seconds

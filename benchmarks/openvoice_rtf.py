@@ -13,7 +13,6 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from functools import partial
 from pathlib import Path
@@ -21,11 +20,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from e3rg_core.generation.openvoice.config import ConverterConfig  # noqa: E402
-from e3rg_core.generation.openvoice.converter import ToneColorConverter, ToneColorConverterNet  # noqa: E402
-from e3rg_core.generation.openvoice.modules import fold_weight_norm  # noqa: E402
+from e3rg_core.generation.openvoice.config import ConverterConfig
+from e3rg_core.generation.openvoice.converter import ToneColorConverter, ToneColorConverterNet
+from e3rg_core.generation.openvoice.modules import fold_weight_norm
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "openvoice_rtf.json"
 # The published myshell-ai/OpenVoiceV2 converter/config.json (the fields that shape the network).

@@ -2,55 +2,17 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .contracts import Dialogue, Profile, Turn, Utterance
 from .errors import DialogueFormatError
-from .limits import MAX_HISTORY_CHARS, MAX_HISTORY_UTTERANCES
+from .settings import MAX_HISTORY_CHARS, MAX_HISTORY_UTTERANCES
 
 ROLES = ("speaker", "listener")
 AGES = ("child", "young", "middle-aged", "elderly")
 GENDERS = ("male", "female")
 TIMBRES = ("high", "mid", "low")
-
-
-@dataclass(frozen=True)
-class Profile:
-    age: str | None = None
-    gender: str | None = None
-    timbre: str | None = None
-    id: int | None = None
-
-
-@dataclass(frozen=True)
-class Utterance:
-    index: int
-    role: str
-    utterance: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One listener response opportunity: everything said so far, and what the listener answered."""
-    turn_id: str
-    history: tuple[Utterance, ...]
-    context: str = ""
-    response: str | None = None
-    chain_of_empathy: dict[str, str] | None = None
-
-    @property
-    def speaker_emotion(self) -> str | None:
-        return (self.chain_of_empathy or {}).get("speaker_emotion")
-
-
-@dataclass(frozen=True)
-class Dialogue:
-    conversation_id: str
-    turns: tuple[Turn, ...]
-    speaker_profile: Profile = field(default_factory=Profile)
-    listener_profile: Profile = field(default_factory=Profile)
-    topic: str = ""
 
 
 def _require(obj: Any, key: str, kind: type, where: str) -> Any:

@@ -56,3 +56,10 @@ class EngineUnavailableError(E3RGError):
 
 class CheckpointMismatchError(E3RGError):
     """A checkpoint or its config disagrees with the module built for it."""
+
+
+def describe(error: BaseException) -> str:
+    """One line about an error, fit for a notice: its title or class, then the first line of its message."""
+    title = getattr(error, "title", None) or type(error).__name__
+    message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    return f"{title}: {message}"[:240] if message else title

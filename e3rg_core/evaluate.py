@@ -14,13 +14,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .dialogue import Dialogue, Turn, load_dialogues
+from .contracts import AudioClip, Dialogue, EngineSet, GenerationSettings, Turn, UnderstandingRequest, VideoClip
+from .dialogue import load_dialogues
 from .emotions import normalise_label
-from .engines import AudioClip, UnderstandingRequest, VideoClip
 from .errors import InputError
 from .media import load_audio, load_video
 from .metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate
-from .pipeline import E3RGPipeline
+from .runner import TurnJob, understand, write
 from .understanding.prompts import SHOT_CHOICES, sample_examples
 
 
@@ -42,10 +42,10 @@ def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple
     return audio, video
 
 
-def evaluate(pipeline: E3RGPipeline, dialogues: list[Dialogue], k_shot: int, emotion_only: bool,
-             media_dir: Path | None = None, progress: bool = True) -> dict:
+def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[Dialogue], k_shot: int,
+             emotion_only: bool, media_dir: Path | None = None, progress: bool = True) -> dict:
     from tqdm import tqdm
-    predicted, gold, unmapped, replies, notices = [], [], [], [], []
+    predicted, gold, unmapped, replies = [], [], [], []
     for dialogue in tqdm(dialogues, desc="evaluating", unit="dialogue", disable=not progress):
         if not dialogue.turns:
             continue
@@ -53,9 +53,12 @@ def evaluate(pipeline: E3RGPipeline, dialogues: list[Dialogue], k_shot: int, emo
         for turn in turns:
             audio, video = _turn_media(dialogue, turn, media_dir) if turn is dialogue.turns[-1] else (None, None)
             query = UnderstandingRequest(history=turn.history, context=turn.context, audio=audio, video=video)
-            query = replace(query, examples=sample_examples(pipeline.example_pool, k_shot, query,
+            query = replace(query, examples=sample_examples(example_pool, k_shot, query,
                                                             dialogue.conversation_id))
-            emotion = pipeline.understand(query, notices)
+            # The runner's own understanding and writing stages; nothing is spoken or animated here.
+            job = TurnJob(query, avatar=None, portrait=None, settings=GenerationSettings(), workdir=Path("."))
+            (voted,) = understand(job, engines)
+            emotion = voted.emotion
             if turn is dialogue.turns[-1]:
                 label = normalise_label(turn.speaker_emotion or "")
                 if label is None:
@@ -64,15 +67,15 @@ def evaluate(pipeline: E3RGPipeline, dialogues: list[Dialogue], k_shot: int, emo
                     predicted.append(emotion.fine)
                     gold.append(label)
             if not emotion_only:
-                *_, reply = pipeline.write(query, emotion, notices)
-                replies.append(reply)
+                *_, written = write(replace(job, emotion=emotion), engines)
+                replies.append(written.text)
     report = {"n": len(gold), "hit": hit_rate(predicted, gold), "fine_accuracy": fine_accuracy(predicted, gold),
               "unmapped_gold": len(unmapped), "unmapped_gold_labels": sorted({str(u) for u in unmapped}),
               "confusion": coarse_confusion(predicted, gold), "k_shot": k_shot,
-              "voters": [v.name for v in pipeline.engines.voters]}
+              "voters": [v.name for v in engines.voters]}
     if not emotion_only:
         report |= {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
-                   "writer": pipeline.engines.writer.name}
+                   "writer": engines.writer.name}
     return report
 
 
@@ -86,16 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, type=Path)
     args = parser.parse_args(argv)
 
-    from .memory.avatars import AvatarStore
-    from .tiers import lite_engines
+    from .tiers.lite import lite_engines
     try:
         dialogues = load_dialogues(args.data)[: args.limit]
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     # k-shot examples come from the evaluated data itself, never from the query conversation
-    pipeline = E3RGPipeline(lite_engines(), AvatarStore(), dialogues)
-    report = evaluate(pipeline, dialogues, args.k_shot, args.emotion_only, args.media_dir)
+    report = evaluate(lite_engines(), dialogues, dialogues, args.k_shot, args.emotion_only, args.media_dir)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.items()

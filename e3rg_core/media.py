@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .engines import AudioClip, VideoClip
+from .contracts import Animation, AudioClip, GenerationSettings, RenderedVideo, Speech, VideoClip, VideoEngine
 from .errors import (CorruptMediaError, FileTooLargeError, MediaTooLongError, MissingInputError,
                      SilentAudioError, UnsupportedMediaError)
-from .limits import (AUDIO_SAMPLE_RATE, MAX_INPUT_AUDIO_SECONDS, MAX_INPUT_VIDEO_SECONDS, MAX_PORTRAIT_PIXELS,
+from .settings import (AUDIO_SAMPLE_RATE, MAX_INPUT_AUDIO_SECONDS, MAX_INPUT_VIDEO_SECONDS, MAX_PORTRAIT_PIXELS,
                      MAX_UPLOAD_BYTES, MAX_VIDEO_FRAMES_SAMPLED, MIN_AUDIO_RMS)
 
 AUDIO_SUFFIXES = frozenset({".wav", ".mp3", ".flac", ".ogg", ".m4a", ".aac", ".webm", ".opus"})
@@ -176,3 +176,17 @@ def write_mp4(frames: Iterable[np.ndarray], fps: float, audio_path: str | Path |
         writer.send(np.ascontiguousarray(frame))
     writer.close()
     return Path(out_path)
+
+
+def encode_animation(animation: Animation, out_path: str | Path, engine: str) -> RenderedVideo:
+    """A video engine's frames as an H.264 mp4, with the speech they were animated to muxed in as AAC."""
+    out_path = Path(out_path)
+    wav = write_wav(out_path.with_suffix(".wav"), animation.speech.samples, animation.speech.sample_rate)
+    write_mp4(animation.frames, animation.fps, wav, out_path)
+    return RenderedVideo(out_path, animation.fps, animation.frame_count, engine)
+
+
+def render_video(engine: VideoEngine, portrait: np.ndarray, speech: Speech, emotion: str,
+                 settings: GenerationSettings, out_path: str | Path) -> RenderedVideo:
+    """The engine's animation of the portrait speaking, encoded as frames are made."""
+    return encode_animation(engine.animate(portrait, speech, emotion, settings), out_path, engine.name)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engines import AudioClip
+from .contracts import AudioClip
 
 _HOP = 256
 

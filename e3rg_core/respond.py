@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from .dialogue import load_dialogue_so_far
-from .engines import GenerationSettings
+from .contracts import GenerationSettings
 from .errors import EngineUnavailableError, InputError
-from .pipeline import ResponseRequest
+from .runner import ResponseRequest
 from .understanding.prompts import SHOT_CHOICES
 
 
@@ -43,11 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="output folder")
     args = parser.parse_args(argv)
 
-    from .tiers import lite_pipeline
+    from .tiers import lite_runner
     try:
         request = build_request(args)
-        pipeline = lite_pipeline()
-        reply = pipeline.run(request, Path(args.out))
+        reply = lite_runner().run(request, Path(args.out))
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -1,5 +1,5 @@
 """GPU smoke test of the full tier: tiny random configurations of every ported model on CUDA, then one whole
-full-tier turn through FullTierPipeline (one GPU call), with timings. Ola-Omni, the Qwen2.5-Omni thinker and
+full-tier turn through the turn runner (one GPU call), with timings. Ola-Omni, the Qwen2.5-Omni thinker and
 OpenVoice are written in their published file layouts and loaded through their real loaders (the two LLMs in bf16
 and in 4-bit NF4); DICE-Talk's miniature is built in place, placed and typed as its loader places the real one.
 
@@ -26,9 +26,6 @@ from pathlib import Path
 import numpy as np
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 CHATML_TOKENS = ("<|endoftext|>", "<|im_start|>", "<|im_end|>")
 OMNI_TOKENS = (*CHATML_TOKENS, "<|AUDIO|>", "<|audio_bos|>", "<|audio_eos|>", "<|IMAGE|>", "<|VIDEO|>",
@@ -198,8 +195,8 @@ def tiny_dicetalk(device: str, seed: int = 0):
 # -- inputs ------------------------------------------------------------------------------------------------
 def sample_request(seconds: float = 2.0, frames: int = 6):
     """A text + audio + video understanding request with synthetic media (a voiced tone, noise frames)."""
-    from e3rg_core.dialogue import Utterance
-    from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
+    from e3rg_core.contracts import Utterance
+    from e3rg_core.contracts import AudioClip, UnderstandingRequest, VideoClip
     rng = np.random.default_rng(0)
     t = np.arange(int(seconds * 16_000)) / 16_000
     voice = 0.3 * np.sin(2 * np.pi * 180 * t) * (0.6 + 0.4 * np.sin(2 * np.pi * 3 * t))
@@ -233,46 +230,48 @@ class Smoke:
         return result
 
 
-def whole_turn(smoke: Smoke, engines, costs, workdir: Path) -> None:
-    """One full-tier turn through FullTierPipeline: the lite pipeline decodes and transcribes, the GPU call runs
-    the tiny full engines; prints the stage timings, the ZeroGPU duration asked for and the GPU calls made."""
-    from e3rg_core.engines import GenerationSettings
-    from e3rg_core.full_tier import FullTier
+def whole_turn(smoke: Smoke, loaded, workdir: Path) -> None:
+    """One full-tier turn through the turn runner: it decodes and transcribes on the CPU, the GPU call runs the tiny
+    full engines; prints the stage timings, the ZeroGPU duration asked for and the GPU calls made."""
+    from e3rg_core.contracts import GenerationSettings
     from e3rg_core.media import write_mp4, write_wav
-    from e3rg_core.pipeline import ResponseRequest
-    from e3rg_core.tiers import lite_pipeline
-    from e3rg_core.zerogpu import FullTierPipeline, gpu_duration
+    from e3rg_core.memory.avatars import AvatarStore
+    from e3rg_core.runner import ResponseRequest, TurnRunner
+    from e3rg_core.tiers.full import full_tier
+    from e3rg_core.tiers.lite import example_pool, lite_tier, transcriber
+    from e3rg_core.tiers.zerogpu import gpu_duration
     request = sample_request()
     audio = write_wav(workdir / "turn.wav", request.audio.samples, request.audio.sample_rate)
     video = write_mp4(list(request.video.frames), request.video.fps, audio, workdir / "turn.mp4")
-    pipeline = smoke.step("FullTierPipeline over the lite pipeline", lambda: FullTierPipeline(
-        FullTier(engines, costs, smoke.device), lite_pipeline()))
-    if pipeline is None:
+    lite = lite_tier()
+    tier = smoke.step("the full tier over the lite tier", lambda: full_tier(loaded, lite.engines))
+    if tier is None:
         return
-    calls, durations, gpu_turn = [], [], pipeline.gpu_turn
+    calls, durations, gpu_call = [], [], tier.gpu_call.call
 
     def counted(job):
         calls.append(job)
         durations.append(gpu_duration(job))
-        return gpu_turn(job)
+        return gpu_call(job)
 
-    pipeline.gpu_turn = counted
+    tier.gpu_call.call = counted
+    runner = TurnRunner(tier, AvatarStore(), example_pool(), transcriber(), lite)
     turn = ResponseRequest(video_path=str(video), settings=GenerationSettings(video_steps=2, seed=0))
     reply = smoke.step("whole full-tier turn (video + its audio, text transcribed)",
-                       lambda: pipeline.run(turn, workdir / "turn"))
+                       lambda: runner.run(turn, workdir / "turn"))
     if reply is not None:
         print(f"  GPU calls: {len(calls)}; duration asked: {durations}; engines: {reply.engines}")
         print("  seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in reply.seconds.items()))
         for notice in reply.notices:
             print(f"  notice: {notice}")
-        if len(calls) != 1 or reply.stage != "done":
+        if len(calls) != 1 or not reply.done:
             smoke.failed = True
             print("[FAILED] the turn did not make exactly one GPU call and finish", flush=True)
 
 
 def joyful():
     """An EmotionResult to write a reply for."""
-    from e3rg_core.engines import Vote
+    from e3rg_core.contracts import Vote
     from e3rg_core.understanding.voting import decide
     return decide([Vote("smoke", "text", "joyful", None)], {})
 
@@ -284,7 +283,7 @@ def main() -> int:
     else:
         print("No CUDA device here: running the tiny models on the CPU instead (4-bit through bitsandbytes' CPU "
               "kernels). This checks the code paths, not CUDA.")
-    from e3rg_core.full_tier import assemble
+    from e3rg_core.tiers.full import FullEngines
     from e3rg_core.generation.openvoice import OpenVoiceSpeechEngine
     from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter, OlaRuntime
     from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
@@ -315,8 +314,7 @@ def main() -> int:
             device=device, converter_version="v1", weights_dir=hub))
         video = smoke.step("DICE-Talk build", lambda: tiny_dicetalk(device))
         if all(engine is not None for engine in (engines["ola"], engines["qwen"], speech, video)):
-            full, costs = assemble(engines["ola"], engines["qwen"], speech, video)
-            whole_turn(smoke, full, costs, root)
+            whole_turn(smoke, FullEngines(device, engines["ola"], engines["qwen"], speech, video), root)
         else:
             smoke.failed = True
             print("[FAILED] the whole turn needs every engine")

@@ -5,13 +5,11 @@
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 AUDIO_TURN = "I've been so stressed about my exams that I can't sleep at night."
 VIDEO_TURN = "My best friend is moving away next week, and I'm going to miss her so much."
@@ -21,16 +19,16 @@ def main() -> None:
     import skimage.data
     from hibari import SAMPLE_RATE, Hibari
 
-    from e3rg_core.engines import GenerationSettings, Speech
+    from e3rg_core.contracts import GenerationSettings, Speech
     from e3rg_core.generation.lite_video import LiteTalkingPortrait
-    from e3rg_core.media import write_wav
+    from e3rg_core.media import render_video, write_wav
 
     out = ROOT / "examples"
     voice = Hibari()
     write_wav(out / "turn_audio.wav", voice(AUDIO_TURN, seed=1), SAMPLE_RATE)
     speech = Speech(np.asarray(voice(VIDEO_TURN, seed=2), dtype=np.float32), SAMPLE_RATE, "hibari-tts")
     portrait = np.ascontiguousarray(skimage.data.astronaut()[:, ::-1])
-    LiteTalkingPortrait().render(portrait, speech, "sad", GenerationSettings(seed=2), out / "turn_video.mp4")
+    render_video(LiteTalkingPortrait(), portrait, speech, "sad", GenerationSettings(seed=2), out / "turn_video.mp4")
     for leftover in out.glob("turn_video*.wav"):
         leftover.unlink()
     print("wrote", *(p.name for p in sorted(out.glob("turn_*"))))

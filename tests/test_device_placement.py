@@ -21,8 +21,8 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_leaves
 
-from e3rg_core.dialogue import Utterance
-from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
+from e3rg_core.contracts import Utterance
+from e3rg_core.contracts import AudioClip, UnderstandingRequest, VideoClip
 from e3rg_core.generation.dicetalk.interpolation import doubled_frame_rate
 from e3rg_core.generation.dicetalk.portrait import PreparedPortrait
 from e3rg_core.generation.dicetalk.sampler import WINDOW_FRAMES, SamplerSettings, sample_latents

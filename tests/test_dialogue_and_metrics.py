@@ -6,7 +6,7 @@ from e3rg_core.dialogue import (Dialogue, Profile, Turn, Utterance, dialogue_to_
                                 save_dialogues)
 from e3rg_core.errors import DialogueFormatError
 from e3rg_core.metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate
-from e3rg_core.tiers import EXAMPLE_DIALOGUES
+from e3rg_core.tiers.lite import EXAMPLE_DIALOGUES
 
 AVAMERG = [{
     "conversation_id": "01118",

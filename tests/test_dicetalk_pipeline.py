@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from e3rg_core.emotions import COARSE_LABELS, COARSE_TO_DICETALK_EMOTION
-from e3rg_core.engines import GenerationSettings, Speech
+from e3rg_core.contracts import GenerationSettings, Speech
 from e3rg_core.errors import (CheckpointMismatchError, EngineUnavailableError, InputError, MediaTooLongError,
                               NoFaceError)
 from e3rg_core.faces import largest_face
@@ -21,8 +21,8 @@ from e3rg_core.generation.dicetalk.portrait import prepare_portrait
 from e3rg_core.generation.dicetalk.sampler import SamplerSettings
 from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE as SIDE
 from e3rg_core.generation.dicetalk.tiny import tiny_pipeline
-from e3rg_core.limits import MAX_SPEECH_SECONDS
-from e3rg_core.media import decode_audio
+from e3rg_core.settings import MAX_SPEECH_SECONDS
+from e3rg_core.media import decode_audio, render_video
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -65,7 +65,7 @@ def test_render_writes_a_25_fps_video_with_the_whole_speech(engine, portrait, tm
     calls = []
     hook = engine.pipeline.unet.register_forward_hook(lambda *args: calls.append(1))
     try:
-        video = engine.render(portrait, speech, "happy", GenerationSettings(video_steps=2, seed=3),
+        video = render_video(engine, portrait, speech, "happy", GenerationSettings(video_steps=2, seed=3),
                               tmp_path / "out.mp4")
     finally:
         hook.remove()
@@ -95,13 +95,13 @@ def test_each_call_is_seeded_on_its_own(pipeline, portrait):
 def test_clear_errors_before_any_generation(engine, portrait, tmp_path):
     settings = GenerationSettings(video_steps=2, seed=0)
     with pytest.raises(NoFaceError):
-        engine.render(np.full((256, 256, 3), 128, np.uint8), _speech(1.0), "sad", settings, tmp_path / "a.mp4")
+        render_video(engine, np.full((256, 256, 3), 128, np.uint8), _speech(1.0), "sad", settings, tmp_path / "a.mp4")
     with pytest.raises(MediaTooLongError, match="limited"):
-        engine.render(portrait, _speech(MAX_SPEECH_SECONDS + 1), "sad", settings, tmp_path / "b.mp4")
+        render_video(engine, portrait, _speech(MAX_SPEECH_SECONDS + 1), "sad", settings, tmp_path / "b.mp4")
     with pytest.raises(InputError):
-        engine.render(portrait, _speech(1.0), "bored", settings, tmp_path / "c.mp4")
+        render_video(engine, portrait, _speech(1.0), "bored", settings, tmp_path / "c.mp4")
     with pytest.raises(InputError):
-        engine.render(portrait, _speech(1.0), "sad", GenerationSettings(video_steps=0), tmp_path / "d.mp4")
+        render_video(engine, portrait, _speech(1.0), "sad", GenerationSettings(video_steps=0), tmp_path / "d.mp4")
     with pytest.raises(InputError):
         engine.animate_prior(portrait, _speech(1.0), np.ones(255), settings)
     assert not list(tmp_path.glob("*.mp4"))

@@ -3,7 +3,7 @@ import json
 
 from e3rg_core import evaluate
 from e3rg_core.emotions import COARSE_LABELS
-from e3rg_core.tiers import EXAMPLE_DIALOGUES
+from e3rg_core.tiers.lite import EXAMPLE_DIALOGUES
 
 
 def test_report_has_the_measures_and_they_agree_with_the_confusion_matrix(tmp_path, capsys):

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from e3rg_core.emotions import COARSE_LABELS
-from e3rg_core.engines import AudioClip, GenerationSettings, Speech
+from e3rg_core.contracts import AudioClip, GenerationSettings, Speech
 from e3rg_core.errors import MissingInputError, NoFaceError
-from e3rg_core.limits import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
-from e3rg_core.media import decode_audio, write_wav
+from e3rg_core.settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
+from e3rg_core.media import decode_audio, render_video, write_wav
 from e3rg_core.memory.avatars import AvatarStore
 
 from e3rg_core.generation.lite_speech import (REFERENCE_F0_FEATURE, SPEAKING_STYLES, LiteSpeechEngine,
@@ -208,7 +208,7 @@ def test_five_second_reply_renders_fast_and_well_formed(engine, avatar, portrait
     speech = engine.synthesize(text, "happy", avatar, GenerationSettings(seed=1))
     tts_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    video = LiteTalkingPortrait().render(portrait, speech, "happy", GenerationSettings(seed=1),
+    video = render_video(LiteTalkingPortrait(), portrait, speech, "happy", GenerationSettings(seed=1),
                                          tmp_path / "reply.mp4")
     render_seconds = time.perf_counter() - started
     print(f"\n{speech.seconds:.2f} s reply: speech {tts_seconds:.2f} s, video {render_seconds:.2f} s")
@@ -240,7 +240,7 @@ def test_mouth_moves_with_loud_speech_and_rests_in_silence(neutral_speech, portr
     rate = neutral_speech.sample_rate
     samples = np.concatenate([np.zeros(rate, np.float32), neutral_speech.samples[: int(2.5 * rate)]])
     speech = Speech(samples, rate, neutral_speech.engine)
-    video = LiteTalkingPortrait().render(portrait, speech, "neutral", GenerationSettings(seed=3),
+    video = render_video(LiteTalkingPortrait(), portrait, speech, "neutral", GenerationSettings(seed=3),
                                          tmp_path / "mouth.mp4")
     frames, _ = read_video(video.path)
     loudness = frame_loudness(samples, rate, len(frames))
@@ -265,7 +265,7 @@ def test_emotion_intensity_and_grade_are_honoured(neutral_speech, portrait, tmp_
     engine = LiteTalkingPortrait()
 
     def frames_for(emotion: str, intensity: float) -> np.ndarray:
-        video = engine.render(portrait, short, emotion, GenerationSettings(seed=5, emotion_intensity=intensity),
+        video = render_video(engine, portrait, short, emotion, GenerationSettings(seed=5, emotion_intensity=intensity),
                               tmp_path / f"{emotion}-{intensity}.mp4")
         return read_video(video.path)[0].astype(np.float32)
 
@@ -283,11 +283,11 @@ def test_emotion_intensity_and_grade_are_honoured(neutral_speech, portrait, tmp_
 def test_portrait_without_a_face_is_refused(neutral_speech, tmp_path):
     gradient = np.linspace(0, 255, 320 * 320 * 3).reshape(320, 320, 3).astype(np.uint8)
     with pytest.raises(NoFaceError, match="no face"):
-        LiteTalkingPortrait().render(gradient, neutral_speech, "neutral", GenerationSettings(),
+        render_video(LiteTalkingPortrait(), gradient, neutral_speech, "neutral", GenerationSettings(),
                                      tmp_path / "none.mp4")
 
 
 def test_empty_speech_is_refused(portrait, tmp_path):
     with pytest.raises(MissingInputError):
-        LiteTalkingPortrait().render(portrait, Speech(np.zeros(0, np.float32), 24_000, "t"), "neutral",
+        render_video(LiteTalkingPortrait(), portrait, Speech(np.zeros(0, np.float32), 24_000, "t"), "neutral",
                                      GenerationSettings(), tmp_path / "empty.mp4")

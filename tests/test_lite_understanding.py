@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 import torch
 
-from e3rg_core.dialogue import Dialogue, Turn, Utterance
+from e3rg_core.contracts import Dialogue, Turn, Utterance
 from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS, coarse_of
-from e3rg_core.engines import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
+from e3rg_core.contracts import AudioClip, EmotionResult, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
-from e3rg_core.limits import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
+from e3rg_core.settings import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from e3rg_core.understanding import face_voter, prosody_voter, situation_voter
 from e3rg_core.understanding.face_voter import FaceEmotionVoter, MiniXception
 from e3rg_core.understanding.lite_writer import SmolLM, SmolLMReplyWriter, clean_sentences

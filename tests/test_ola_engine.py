@@ -10,11 +10,11 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
-from e3rg_core.dialogue import Dialogue, Turn, Utterance
+from e3rg_core.contracts import Dialogue, Turn, Utterance
 from e3rg_core.emotions import FINE_LABELS
-from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
+from e3rg_core.contracts import AudioClip, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError
-from e3rg_core.limits import MAX_REPLY_CHARS
+from e3rg_core.settings import MAX_REPLY_CHARS
 from e3rg_core.understanding.prompts import emotion_prompt
 from e3rg_core.understanding.voting import decide
 from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from e3rg_core.engines import GenerationSettings
+from e3rg_core.contracts import GenerationSettings
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError, InputError
 from e3rg_core.generation.openvoice import (BaseSpeakerTTS, OpenVoiceSpeechEngine, preload_from_hub,
                                             required_hub_files)
@@ -19,7 +19,7 @@ from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterCo
 from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
 from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
 from e3rg_core.generation.openvoice.text import SYMBOLS
-from e3rg_core.limits import MIN_REFERENCE_SPEECH_SECONDS
+from e3rg_core.settings import MIN_REFERENCE_SPEECH_SECONDS
 from e3rg_core.media import write_wav
 from e3rg_core.memory.avatars import AvatarStore
 
@@ -180,7 +180,7 @@ def test_reference_with_too_little_speech_gets_a_clear_error(engine, tmp_path, p
 
 
 def test_silence_is_trimmed_from_the_reference():
-    from e3rg_core.engines import AudioClip
+    from e3rg_core.contracts import AudioClip
     clip = AudioClip(np.concatenate([np.zeros(RATE), _voice(4.0, seconds_of_silence=3.0)]), RATE)
     assert voice_memory.speech_only(clip).size / RATE == pytest.approx(4.0, abs=0.1)
     assert [len(chunk) for chunk in voice_memory.reference_chunks(np.zeros(25 * RATE), RATE)] == [int(12.5 * RATE)] * 2

@@ -9,7 +9,7 @@ import soundfile
 from e3rg_core import respond
 from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS
 from e3rg_core.media import decode_audio, write_wav
-from e3rg_core.tiers import EXAMPLE_DIALOGUES
+from e3rg_core.tiers.lite import EXAMPLE_DIALOGUES
 
 EXAMPLES = EXAMPLE_DIALOGUES.parent
 

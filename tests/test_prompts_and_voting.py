@@ -1,9 +1,9 @@
 import pytest
 
-from e3rg_core.dialogue import Utterance
+from e3rg_core.contracts import Utterance
 from e3rg_core.emotions import FINE_LABELS
-from e3rg_core.engines import EmotionResult, UnderstandingRequest, Vote
-from e3rg_core.tiers import example_pool
+from e3rg_core.contracts import EmotionResult, UnderstandingRequest, Vote
+from e3rg_core.tiers.lite import example_pool
 from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_chat, reply_prompt,
                                              sample_examples)
 from e3rg_core.understanding.voting import decide

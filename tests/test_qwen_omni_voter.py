@@ -8,9 +8,9 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from e3rg_core.dialogue import Utterance
+from e3rg_core.contracts import Utterance
 from e3rg_core.emotions import FINE_LABELS
-from e3rg_core.engines import AudioClip, UnderstandingRequest, VideoClip
+from e3rg_core.contracts import AudioClip, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
 from e3rg_core.understanding.prompts import parse_emotion
 from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, VOTE_FRAMES, QwenOmniVoter

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import yaml
 
-from e3rg_core import full_tier
+from e3rg_core.tiers import full as full_tier
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..emotions import coarse_of
-from ..engines import AudioClip, GenerationSettings, Speech, SpeechEngine
+from ..contracts import AudioClip, GenerationSettings, Speech, SpeechEngine
 from ..errors import EngineUnavailableError, MissingInputError
-from ..limits import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
+from ..settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
 from ..memory.avatars import Avatar
 from ..prosody import pitch_track
 

@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from ..emotions import coarse_of
-from ..engines import Animation, GenerationSettings, Speech, VideoEngine
+from ..contracts import Animation, GenerationSettings, Speech, VideoEngine
 from ..errors import MissingInputError
 from ..faces import Box, largest_face
-from ..limits import MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
+from ..settings import MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
 
 FPS = 25
 MAX_FRAME_SIDE = 512

@@ -17,20 +17,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..dialogue import AGES, GENDERS, TIMBRES, Profile
+from ..contracts import AudioClip, Profile
+from ..dialogue import AGES, GENDERS, TIMBRES
 from ..errors import InputError, UnknownAvatarError
 from ..media import load_audio, load_image
-from ..engines import AudioClip
 from ..faces import largest_face
-from ..limits import MAX_REFERENCE_VOICE_SECONDS
+from ..settings import MAX_REFERENCE_VOICE_SECONDS
+from .. import settings
 
 BUILTIN_AVATAR_DIR = Path(__file__).resolve().parents[2] / "assets" / "avatars"
 DEFAULT_AVATAR = "ava"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
-
-
-def default_data_dir() -> Path:
-    return Path(os.environ.get("E3RG_DATA_DIR") or Path.home() / ".cache" / "e3rg")
 
 
 def _file_digest(path: Path) -> str:
@@ -86,7 +83,7 @@ class AvatarStore:
     """Built-in avatars from assets/, plus avatars saved under a data directory."""
 
     def __init__(self, data_dir: Path | None = None, builtin_dir: Path = BUILTIN_AVATAR_DIR):
-        self.data_dir = Path(data_dir) if data_dir else default_data_dir()
+        self.data_dir = Path(data_dir) if data_dir else settings.data_dir()
         self.builtin_dir = builtin_dir
 
     def _directories(self) -> dict[str, Path]:

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ..engines import EmotionVoter, UnderstandingRequest, Vote
+from ..contracts import EmotionVoter, UnderstandingRequest, Vote
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..faces import Box, detect_faces
 

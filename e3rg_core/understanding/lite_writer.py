@@ -21,9 +21,9 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..engines import EmotionResult, ReplyWriter, UnderstandingRequest
+from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest
 from ..errors import EngineUnavailableError
-from ..limits import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
+from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from .prompts import clean_reply, reply_chat
 
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"

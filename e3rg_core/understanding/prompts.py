@@ -6,9 +6,9 @@ import random
 import re
 from dataclasses import dataclass
 
-from ..dialogue import Dialogue, Utterance
+from ..contracts import Dialogue, Utterance
 from ..emotions import FINE_LABELS, normalise_label
-from ..engines import EmotionResult, UnderstandingRequest
+from ..contracts import EmotionResult, UnderstandingRequest
 
 SHOT_CHOICES = (0, 1, 3)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engines import EmotionVoter, UnderstandingRequest, Vote
+from ..contracts import EmotionVoter, UnderstandingRequest, Vote
 from ..prosody import Prosody, measure
 
 MIN_VOICED_FRACTION = 0.1   # below this the clip holds too little voiced sound to read a pitch from

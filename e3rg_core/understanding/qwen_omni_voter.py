@@ -24,9 +24,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..engines import AudioClip, EmotionVoter, UnderstandingRequest, VideoClip, Vote
+from ..contracts import AudioClip, EmotionVoter, UnderstandingRequest, VideoClip, Vote
 from ..errors import CheckpointMismatchError, EngineUnavailableError
-from ..limits import MAX_EMOTION_TOKENS
+from ..settings import MAX_EMOTION_TOKENS
 from .ola.cost import (CALL_SECONDS, DECODE_SECONDS_PER_TOKEN, PREFILL_SECONDS_PER_TOKEN, SPEECH_SECONDS_PER_CHUNK,
                        VISION_SECONDS_PER_PATCH)
 from .prompts import Prompt, emotion_prompt, parse_emotion

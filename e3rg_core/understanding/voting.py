@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from ..emotions import coarse_of
-from ..engines import EmotionResult, Vote
+from ..contracts import EmotionResult, Vote
 
 
 def decide(votes: list[Vote], priorities: Mapping[str, int]) -> EmotionResult:

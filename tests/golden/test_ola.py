@@ -14,7 +14,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from e3rg_core.engines import AudioClip
+from e3rg_core.contracts import AudioClip
 from e3rg_core.understanding.ola import cost
 from e3rg_core.understanding.ola.beats import Beats, beats_fbank
 from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config

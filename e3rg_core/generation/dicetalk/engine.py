@@ -9,9 +9,9 @@ import numpy as np
 import torch
 
 from ...emotions import COARSE_TO_DICETALK_EMOTION, coarse_of
-from ...engines import Animation, GenerationSettings, Speech, VideoEngine
+from ...contracts import Animation, GenerationSettings, Speech, VideoEngine
 from ...errors import InputError, MediaTooLongError, MissingInputError
-from ...limits import MAX_SPEECH_SECONDS, MAX_VIDEO_STEPS
+from ...settings import MAX_SPEECH_SECONDS, MAX_VIDEO_STEPS
 from .emotion_priors import load_emotion_priors, prior_vector
 from .pipeline import OUTPUT_FPS, DiceTalkPipeline, output_frame_count
 from .portrait import SHORT_SIDE
@@ -33,10 +33,11 @@ class DiceTalkVideoEngine(VideoEngine):
     @classmethod
     def from_pretrained(cls, device: str | torch.device = "cuda", dtype: torch.dtype = torch.float16,
                         local_files_only: bool = False, cache_dir: Path | None = None) -> DiceTalkVideoEngine:
-        """Weights from the hub (checkpoints.hub_files()); the emotion priors cached under cache_dir."""
-        from ...memory.avatars import default_data_dir
+        """Weights from the hub (checkpoints.hub_files()); the emotion priors installed in cache_dir (default:
+        the data folder; see emotion_priors)."""
+        from ...settings import data_dir
         pipeline = DiceTalkPipeline.from_pretrained(device, dtype, local_files_only)
-        return cls(pipeline, load_emotion_priors(cache_dir or default_data_dir(), local_files_only))
+        return cls(pipeline, load_emotion_priors(cache_dir or data_dir()))
 
     def animate(self, portrait: np.ndarray, speech: Speech, emotion: str, settings: GenerationSettings) -> Animation:
         try:

@@ -11,9 +11,9 @@ import numpy as np
 import torch
 
 from ...emotions import COARSE_TO_OPENVOICE_STYLE, coarse_of
-from ...engines import GenerationSettings, Speech, SpeechEngine
+from ...contracts import GenerationSettings, Speech, SpeechEngine
 from ...errors import CheckpointMismatchError, MissingInputError
-from ...limits import MAX_SPEECH_SECONDS
+from ...settings import MAX_SPEECH_SECONDS
 from ...memory.avatars import Avatar
 from ..lite_speech import speakable_text
 from .checkpoints import directory_resolver, hub_resolver

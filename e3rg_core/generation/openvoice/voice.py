@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ...engines import AudioClip
+from ...contracts import AudioClip
 from ...errors import InputError
-from ...limits import MIN_REFERENCE_SPEECH_SECONDS
+from ...settings import MIN_REFERENCE_SPEECH_SECONDS
 from ...memory.avatars import Avatar
 from .converter import ToneColorConverter
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import torch
 from transformers import StoppingCriteria, StoppingCriteriaList, TextIteratorStreamer
 
-from ...engines import EmotionResult, EmotionVoter, ReplyWriter, UnderstandingRequest, Vote
-from ...limits import MAX_EMOTION_TOKENS, MAX_REPLY_TOKENS
+from ...contracts import EmotionResult, EmotionVoter, ReplyWriter, UnderstandingRequest, Vote
+from ...settings import MAX_EMOTION_TOKENS, MAX_REPLY_TOKENS
 from ..lite_writer import clean_sentences
 from ..prompts import Prompt, emotion_prompt, parse_emotion, reply_prompt
 from .cost import RequestCost, estimate_generation

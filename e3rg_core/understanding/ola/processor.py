@@ -14,9 +14,9 @@ import numpy as np
 import torch
 from PIL import Image
 
-from ...engines import AudioClip, UnderstandingRequest, VideoClip
+from ...contracts import AudioClip, UnderstandingRequest, VideoClip
 from ...errors import TextTooLongError
-from ...limits import AUDIO_SAMPLE_RATE, MAX_REPLY_TOKENS, MAX_VIDEO_FRAMES_SAMPLED
+from ...settings import AUDIO_SAMPLE_RATE, MAX_REPLY_TOKENS, MAX_VIDEO_FRAMES_SAMPLED
 from ..prompts import Prompt
 from .config import IMAGE_PLACEHOLDER_ID, SPEECH_PLACEHOLDER_ID, OlaConfig
 

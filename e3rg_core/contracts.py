@@ -1,22 +1,56 @@
-"""What every engine takes and returns, and the four engine kinds the pipeline is built from.
+"""The contracts of a turn: what every stage takes and returns, and the four engine kinds a tier is built from.
 
-Lite (CPU, package-shipped models) and full (GPU ports) engines implement the same interfaces, so the
-pipeline never knows which tier it runs.
+Lite (CPU, package-shipped models) and full (GPU ports) engines implement the same interfaces, so the turn
+runner never knows which tier it runs. This module does no I/O and imports nothing of the package: media I/O,
+dialogue files and avatar storage depend on it, never the reverse.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-from .dialogue import Dialogue, Utterance
 
-if TYPE_CHECKING:
-    from .memory.avatars import Avatar
+@dataclass(frozen=True)
+class Profile:
+    age: str | None = None
+    gender: str | None = None
+    timbre: str | None = None
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class Utterance:
+    index: int
+    role: str
+    utterance: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One listener response opportunity: everything said so far, and what the listener answered."""
+    turn_id: str
+    history: tuple[Utterance, ...]
+    context: str = ""
+    response: str | None = None
+    chain_of_empathy: dict[str, str] | None = None
+
+    @property
+    def speaker_emotion(self) -> str | None:
+        return (self.chain_of_empathy or {}).get("speaker_emotion")
+
+
+@dataclass(frozen=True)
+class Dialogue:
+    conversation_id: str
+    turns: tuple[Turn, ...]
+    speaker_profile: Profile = field(default_factory=Profile)
+    listener_profile: Profile = field(default_factory=Profile)
+    topic: str = ""
 
 
 @dataclass(frozen=True)
@@ -64,6 +98,7 @@ class Vote:
     label: str                  # a fine label of the taxonomy
     confidence: float | None
     raw: str = ""               # what the voter actually said or scored, for the UI
+    top: tuple[tuple[str, float], ...] = ()     # the voter's best labels with their probabilities, best first
 
 
 @dataclass(frozen=True)
@@ -122,10 +157,23 @@ class RenderedVideo:
     engine: str
 
 
+class ListenerAvatar(Protocol):
+    """The listener as the engines see it (memory.avatars.Avatar is the stored one)."""
+    name: str
+    profile: Profile
+
+    def portrait(self) -> np.ndarray: ...
+
+    def reference_voice(self, sample_rate: int) -> AudioClip: ...
+
+    def feature(self, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray: ...
+
+
 class EmotionVoter(ABC):
     name: str
     modality: str
     priority: int = 100         # lower wins a tie that the labels cannot settle
+    weight: float = 1.0         # the voter's say in the vote
 
     @abstractmethod
     def vote(self, request: UnderstandingRequest) -> Vote | None:
@@ -146,7 +194,7 @@ class SpeechEngine(ABC):
     supported_settings: frozenset[str] = frozenset()
 
     @abstractmethod
-    def synthesize(self, text: str, emotion: str, avatar: Avatar,
+    def synthesize(self, text: str, emotion: str, avatar: ListenerAvatar,
                    settings: GenerationSettings) -> Speech:
         """Speak text in the avatar's voice with the style of a coarse emotion."""
 
@@ -158,19 +206,8 @@ class VideoEngine(ABC):
     @abstractmethod
     def animate(self, portrait: np.ndarray, speech: Speech, emotion: str,
                 settings: GenerationSettings) -> Animation:
-        """The frames of an RGB portrait speaking the speech with a coarse emotion."""
-
-    def render(self, portrait: np.ndarray, speech: Speech, emotion: str,
-               settings: GenerationSettings, out_path: Path) -> RenderedVideo:
-        """animate(), encoded as an H.264 mp4 with the speech muxed in as AAC."""
-        return self.encode(self.animate(portrait, speech, emotion, settings), out_path)
-
-    def encode(self, animation: Animation, out_path: Path) -> RenderedVideo:
-        from .media import write_mp4, write_wav     # media reads this module's clip types
-        out_path = Path(out_path)
-        wav = write_wav(out_path.with_suffix(".wav"), animation.speech.samples, animation.speech.sample_rate)
-        write_mp4(animation.frames, animation.fps, wav, out_path)
-        return RenderedVideo(out_path, animation.fps, animation.frame_count, self.name)
+        """The frames of an RGB portrait speaking the speech with a coarse emotion (media.render_video encodes
+        them)."""
 
 
 @dataclass

@@ -1,5 +1,33 @@
-"""Bounds on what one request may cost. One place for every cap."""
+"""The settings of the Space: the environment variables it reads, and the bounds on what one request may cost.
+One place for each."""
 from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# -- environment variables --------------------------------------------------------------------------------------
+TIER_VARIABLE = "E3RG_TIER"                 # auto (full when a GPU is present), full or lite
+TIER_CHOICES = ("auto", "full", "lite")
+FULL_DEVICE_VARIABLE = "E3RG_FULL_DEVICE"   # where the full tier's engines go: cuda (default) or cpu (rehearsals)
+DATA_DIR_VARIABLE = "E3RG_DATA_DIR"         # avatars and derived features; default ~/.cache/e3rg
+
+
+def requested_tier() -> str:
+    choice = (os.environ.get(TIER_VARIABLE) or "auto").strip().lower()
+    if choice not in TIER_CHOICES:
+        raise ValueError(f"{TIER_VARIABLE} must be one of {', '.join(TIER_CHOICES)}, not {choice!r}.")
+    return choice
+
+
+def full_tier_device() -> str:
+    return (os.environ.get(FULL_DEVICE_VARIABLE) or "cuda").strip().lower()
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get(DATA_DIR_VARIABLE) or Path.home() / ".cache" / "e3rg")
+
+
+# -- bounds ----------------------------------------------------------------------------------------------------
 
 MAX_TEXT_CHARS = 2_000              # the user's latest turn
 MAX_HISTORY_CHARS = 8_000           # the whole dialogue so far

@@ -1,31 +1,31 @@
-"""Which engines serve a request: building the lite (CPU) tier, and the pipeline around a tier."""
+"""The lite tier: CPU engines on models shipped inside Python packages. It serves alone offline, and stands behind
+the full tier for whatever a GPU call does not finish."""
 from __future__ import annotations
 
 import logging
 from functools import lru_cache
 from pathlib import Path
 
-from .dialogue import Dialogue, load_dialogues
-from .engines import EngineSet, ReplyWriter, SpeechEngine
-from .errors import CheckpointMismatchError, EngineUnavailableError
-from .memory.avatars import AvatarStore
-from .pipeline import E3RGPipeline
-from .understanding.template_writer import TemplateReplyWriter
-from .understanding.transcriber import Transcriber
+from ..contracts import Dialogue, EngineSet, ReplyWriter, SpeechEngine
+from ..dialogue import load_dialogues
+from ..errors import CheckpointMismatchError, EngineUnavailableError
+from ..runner import Tier
+from ..understanding.template_writer import TemplateReplyWriter
+from ..understanding.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
 
-EXAMPLE_DIALOGUES = Path(__file__).resolve().parents[1] / "examples" / "dialogues.json"
+EXAMPLE_DIALOGUES = Path(__file__).resolve().parents[2] / "examples" / "dialogues.json"
 
 
 @lru_cache(maxsize=1)
 def lite_engines() -> EngineSet:
-    """The CPU engines on package-shipped models; loaded once per process and shared (they hold no request state)."""
-    from .generation.lite_video import LiteTalkingPortrait
-    from .understanding.face_voter import FaceEmotionVoter
-    from .understanding.lite_writer import SmolLMReplyWriter
-    from .understanding.prosody_voter import VoiceProsodyVoter
-    from .understanding.situation_voter import SituationEmotionVoter
+    """The CPU engines; loaded once per process and shared (they hold no request state)."""
+    from ..generation.lite_video import LiteTalkingPortrait
+    from ..understanding.face_voter import FaceEmotionVoter
+    from ..understanding.lite_writer import SmolLMReplyWriter
+    from ..understanding.prosody_voter import VoiceProsodyVoter
+    from ..understanding.situation_voter import SituationEmotionVoter
 
     import torch
     # The lite models are small: one intra-op thread each keeps concurrent requests from oversubscribing the
@@ -54,21 +54,26 @@ def lite_engines() -> EngineSet:
 def _cpu_speech_engine() -> SpeechEngine:
     """OpenVoice when its official weights are already in the local hub cache (it is small enough for the CPU),
     else the package-shipped hibari voice."""
-    from .generation.lite_speech import LiteSpeechEngine
-    from .generation.openvoice import OpenVoiceSpeechEngine
+    from ..generation.lite_speech import LiteSpeechEngine
+    from ..generation.openvoice import OpenVoiceSpeechEngine
     try:
         return OpenVoiceSpeechEngine.from_pretrained(device="cpu", local_files_only=True)
     except (EngineUnavailableError, CheckpointMismatchError) as error:
         log.info("OpenVoice weights not cached locally (%s); using hibari-tts", error)
         return LiteSpeechEngine()
 
+
 def lite_supported_settings() -> frozenset[str]:
     """The generation settings the lite engines honour (read from their classes, so nothing loads)."""
-    from .generation.lite_speech import LiteSpeechEngine
-    from .generation.lite_video import LiteTalkingPortrait
-    from .generation.openvoice import OpenVoiceSpeechEngine
+    from ..generation.lite_speech import LiteSpeechEngine
+    from ..generation.lite_video import LiteTalkingPortrait
+    from ..generation.openvoice import OpenVoiceSpeechEngine
     return (LiteSpeechEngine.supported_settings | OpenVoiceSpeechEngine.supported_settings
             | LiteTalkingPortrait.supported_settings)
+
+
+def lite_tier() -> Tier:
+    return Tier("lite", lite_engines())
 
 
 @lru_cache(maxsize=1)
@@ -83,19 +88,3 @@ def transcriber() -> Transcriber | None:
 @lru_cache(maxsize=1)
 def example_pool() -> tuple[Dialogue, ...]:
     return tuple(load_dialogues(EXAMPLE_DIALOGUES))
-
-
-def lite_pipeline(avatars: AvatarStore | None = None) -> E3RGPipeline:
-    return E3RGPipeline(lite_engines(), avatars or AvatarStore(), list(example_pool()), transcriber())
-
-
-def select_pipeline(avatars: AvatarStore | None = None):
-    """The pipeline the app should serve: the full (GPU) tier with the lite tier behind it when a GPU tier was
-    loaded or asked for (E3RG_TIER=full), else the lite tier alone. Call it at import time: importing
-    full_tier loads the GPU models, and ZeroGPU needs them (and the GPU function) before the app launches."""
-    from .full_tier import FULL_TIER
-    lite = lite_pipeline(avatars)
-    if FULL_TIER is None:
-        return lite
-    from .zerogpu import FullTierPipeline
-    return FullTierPipeline(FULL_TIER, lite)

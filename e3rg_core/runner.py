@@ -1,0 +1,483 @@
+"""One turn of E3RG on any tier: the one runner, and the one function per stage.
+
+A turn reads top to bottom in TurnRunner.respond:
+1. check and decode the turn (text, audio, video), transcribe a wordless clip, recall the avatar;
+2. split the four stages between the tier's GPU call (if it has one) and the lite engines;
+3. run them: each stage is one function (understand, write, speak, animate) over a picklable TurnJob, reporting
+   what it made as events; the runner applies every event to the Reply the caller sees growing;
+4. whatever the GPU call did not finish resumes on the lite engines through the same stage functions, with a
+   notice saying why.
+
+A tier is data (Tier): its engines, which of its stages run inside its one GPU call, and that call. The lite tier
+has no call, so all four stages run here.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+
+from .contracts import (Animation, EmotionResult, EmotionVoter, EngineSet, GenerationSettings, ListenerAvatar, Speech,
+                        UnderstandingRequest, Utterance, Vote)
+from .dialogue import history_json
+from .emotions import coarse_of
+from .errors import InputError, MissingInputError, TextTooLongError, describe
+from .media import encode_animation, load_audio, load_video, require_sound, write_wav
+from .memory.avatars import Avatar, AvatarStore
+from .settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS, MAX_TEXT_CHARS
+from .understanding.prompts import clean_reply, sample_examples
+from .understanding.template_writer import TemplateReplyWriter
+from .understanding.transcriber import Transcriber
+from .understanding.voting import decide
+
+log = logging.getLogger(__name__)
+
+
+class Stage(Enum):
+    """E3RG's stages in the order a turn runs them; the value names the output each makes."""
+    UNDERSTAND = "emotion"      # the voters vote and the vote decides
+    WRITE = "text"              # the reply, conditioned on the voted emotion
+    SPEAK = "speech"            # the reply in the avatar's voice
+    ANIMATE = "video"           # the avatar's portrait speaking it
+
+
+@dataclass(frozen=True)
+class ResponseRequest:
+    history: tuple[Utterance, ...] = ()
+    text: str = ""
+    audio_path: str | None = None
+    video_path: str | None = None
+    avatar: str = ""
+    k_shot: int = 0
+    context: str = ""
+    settings: GenerationSettings = field(default_factory=GenerationSettings)
+    conversation_id: str = ""
+
+
+@dataclass
+class Reply:
+    """What one turn produced so far; fields fill in stage by stage."""
+    heard_text: str = ""
+    transcribed: bool = False
+    emotion: EmotionResult | None = None
+    text: str = ""
+    writing: bool = False       # the text is still streaming
+    wav_path: Path | None = None
+    mp4_path: Path | None = None
+    finished: list[Stage] = field(default_factory=list)
+    engines: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)
+    avatar: str = ""
+    history: tuple[Utterance, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        return len(self.finished) == len(Stage)
+
+    def missing(self) -> str:
+        """What is still to be made, in words: 'reply, speech and video'."""
+        names = {Stage.UNDERSTAND: "emotion vote", Stage.WRITE: "reply"}
+        parts = [names.get(stage, stage.value) for stage in Stage if stage not in self.finished] or ["nothing"]
+        return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+    def to_json(self) -> dict:
+        emotion = self.emotion
+        return {
+            "emotion": None if emotion is None else {
+                "fine": emotion.fine, "coarse": emotion.coarse, "decided_by": emotion.decided_by,
+                "votes": [asdict(v) | {"coarse": coarse_of(v.label)} for v in emotion.votes]},
+            "heard_text": self.heard_text, "transcribed": self.transcribed,
+            "reply": self.text, "avatar": self.avatar, "history": history_json(self.history),
+            "wav": self.wav_path.name if self.wav_path else None,
+            "mp4": self.mp4_path.name if self.mp4_path else None,
+            "engines": dict(self.engines), "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "notices": list(self.notices),
+        }
+
+
+@dataclass(frozen=True)
+class CastVote:
+    """A vote and its voter's standing in the tally, as plain values (votes cast on the CPU travel to the GPU)."""
+    vote: Vote
+    priority: int
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class TurnJob:
+    """One decoded turn and what its stages have made so far: plain picklable values, so that a GPU call in
+    another process can take it."""
+    query: UnderstandingRequest
+    avatar: ListenerAvatar
+    portrait: np.ndarray
+    settings: GenerationSettings
+    workdir: Path
+    # Votes cast before the understanding stage (a GPU tier's CPU voters); None until they are.
+    cast_votes: tuple[CastVote, ...] | None = None
+    emotion: EmotionResult | None = None
+    text: str = ""
+    speech: Speech | None = None
+
+
+# -- what stages report ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EmotionVoted:
+    emotion: EmotionResult
+    seconds: float
+    notices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReplySoFar:
+    text: str
+
+
+@dataclass(frozen=True)
+class ReplyWritten:
+    text: str
+    writer: str
+    seconds: float
+    notices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SpeechMade:
+    speech: Speech
+    wav_path: Path
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Animated:
+    """The video's frames, made as they are consumed; applying the event encodes them."""
+    animation: Animation
+    engine: str
+    seconds: float
+    notices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FramesStored:
+    """The video's frames in an .npy file (a GPU call hands over a path, not hundreds of megabytes)."""
+    path: Path
+    fps: float
+    frame_count: int
+    engine: str
+    seconds: float
+    notices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """A stage stops here; the lite engines do it and the rest."""
+    stage: Stage
+    reason: str
+
+
+Event = EmotionVoted | ReplySoFar | ReplyWritten | SpeechMade | Animated | FramesStored | Notice | HandedOver
+# Settings a video of this speech fits in (fewer denoising steps), or why none does: a GPU call's time budget.
+VideoFit = Callable[[Speech, GenerationSettings], "GenerationSettings | str"]
+
+
+# -- the stages ------------------------------------------------------------------------------------------------
+def cast_votes(voters: Sequence[EmotionVoter], query: UnderstandingRequest, notices: list[str]) -> list[CastVote]:
+    """Every voter's vote (a voter that abstains casts none; a broken one abstains with a notice)."""
+    cast = []
+    for voter in voters:
+        try:
+            vote = voter.vote(query)
+        except InputError:
+            raise
+        except Exception as error:  # one broken voter must not sink the vote
+            log.exception("voter %s failed", voter.name)
+            notices.append(f"{voter.name} could not vote ({type(error).__name__}).")
+            continue
+        if vote is not None:
+            cast.append(CastVote(vote, voter.priority, voter.weight))
+    return cast
+
+
+def understand(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
+    started, notices = time.perf_counter(), []
+    cast = [*(job.cast_votes or ()), *cast_votes(engines.voters, job.query, notices)]
+    emotion = decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
+    yield EmotionVoted(emotion, time.perf_counter() - started, tuple(notices))
+
+
+def write(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
+    """The reply so far after each piece the writer streams, then the cleaned reply."""
+    started, notices, pieces = time.perf_counter(), [], []
+    for piece in engines.writer.write(job.query, job.emotion, MAX_REPLY_TOKENS):
+        pieces.append(piece)
+        yield ReplySoFar("".join(pieces))
+    text, writer = clean_reply("".join(pieces), MAX_REPLY_CHARS), engines.writer.name
+    if not text:
+        notices.append("The reply writer produced no usable text; a template reply was used.")
+        text = "".join(TemplateReplyWriter().write(job.query, job.emotion, MAX_REPLY_TOKENS))
+    yield ReplyWritten(text, writer, time.perf_counter() - started, tuple(notices))
+
+
+def speak(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
+    started = time.perf_counter()
+    speech = engines.speech.synthesize(job.text, job.emotion.coarse, job.avatar, job.settings)
+    wav = write_wav(job.workdir / "reply.wav", speech.samples, speech.sample_rate)
+    yield SpeechMade(speech, wav, time.perf_counter() - started)
+
+
+def animate(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
+    """The portrait speaking the reply; within a GPU call's budget, with as many denoising steps as fit."""
+    started, settings, notices = time.perf_counter(), job.settings, ()
+    if fit_video is not None:
+        fitted = fit_video(job.speech, settings)
+        if isinstance(fitted, str):
+            yield HandedOver(Stage.ANIMATE, fitted)
+            return
+        if fitted != settings:
+            notices = (f"The video was rendered with {fitted.video_steps} denoising steps instead of "
+                       f"{settings.video_steps}, to fit this turn's GPU time.",)
+        settings = fitted
+    animation = engines.video.animate(job.portrait, job.speech, job.emotion.coarse, settings)
+    yield Animated(animation, engines.video.name, time.perf_counter() - started, notices)
+
+
+STAGE_FUNCTIONS: Mapping[Stage, Callable[[TurnJob, EngineSet, VideoFit | None], Iterator[Event]]] = {
+    Stage.UNDERSTAND: understand, Stage.WRITE: write, Stage.SPEAK: speak, Stage.ANIMATE: animate}
+
+
+def run_stage(stage: Stage, job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
+    return STAGE_FUNCTIONS[stage](job, engines, fit_video)
+
+
+def advance(job: TurnJob, event: Event) -> TurnJob:
+    """The job as the next stage needs it, once a stage's event is in."""
+    if isinstance(event, EmotionVoted):
+        return replace(job, emotion=event.emotion)
+    if isinstance(event, ReplyWritten):
+        return replace(job, text=event.text)
+    if isinstance(event, SpeechMade):
+        return replace(job, speech=event.speech)
+    return job
+
+
+def finishes(event: Event) -> Stage | None:
+    """The stage an event completes, if it completes one."""
+    return {EmotionVoted: Stage.UNDERSTAND, ReplyWritten: Stage.WRITE, SpeechMade: Stage.SPEAK,
+            Animated: Stage.ANIMATE, FramesStored: Stage.ANIMATE}.get(type(event))
+
+
+# -- tiers -----------------------------------------------------------------------------------------------------
+GpuCall = Callable[[TurnJob, tuple[Stage, ...]], Iterator[Event]]
+
+
+@dataclass(frozen=True)
+class Tier:
+    """Engines for every stage, and which stages (one unbroken run of them) go to the tier's one GPU call."""
+    name: str
+    engines: EngineSet
+    gpu_stages: tuple[Stage, ...] = ()
+    gpu_call: GpuCall | None = None
+    notices: tuple[str, ...] = ()
+
+    def supported_settings(self) -> frozenset[str]:
+        return self.engines.speech.supported_settings | self.engines.video.supported_settings
+
+
+# -- the runner ------------------------------------------------------------------------------------------------
+class TurnRunner:
+    """Runs turns on a tier, with the lite tier behind it for whatever its GPU call does not finish."""
+
+    def __init__(self, tier: Tier, avatars: AvatarStore, example_pool: Sequence, transcriber: Transcriber | None,
+                 lite: Tier | None = None):
+        self.tier, self.lite = tier, lite or tier
+        self.avatars, self.example_pool, self.transcriber = avatars, list(example_pool), transcriber
+
+    @property
+    def supported_settings(self) -> frozenset[str]:
+        """The generation settings that an engine serving this runner honours."""
+        chosen_here = {"diffusion_video"} if Stage.ANIMATE in self.tier.gpu_stages else set()
+        return frozenset(chosen_here) | self.tier.supported_settings() | self.lite.supported_settings()
+
+    def respond(self, request: ResponseRequest, workdir: Path, avatar: Avatar | None = None) -> Iterator[Reply]:
+        """Run the turn in workdir (one per request), yielding the reply as it grows.
+
+        avatar overrides the request's avatar name (for avatars uploaded in a browser session)."""
+        workdir.mkdir(parents=True, exist_ok=True)
+        reply = Reply(notices=[*self.tier.notices, *self.lite.engines.notices])
+        avatar = avatar or self.avatars.get(request.avatar)
+        query = self.understanding_request(request, reply)
+        reply.history, reply.avatar = query.history, avatar.name
+        started = time.perf_counter()
+        job = TurnJob(query, avatar, avatar.portrait(), request.settings, workdir)
+        reply.seconds["memory"] = time.perf_counter() - started
+
+        on_gpu = self._gpu_stages(request.settings)
+        if on_gpu:
+            # The lite voters vote here, on the CPU; the GPU call counts their votes with its own.
+            started = time.perf_counter()
+            job = replace(job, cast_votes=tuple(cast_votes(self.lite.engines.voters, query, reply.notices)))
+            reply.seconds["cpu votes"] = time.perf_counter() - started
+            for stage in Stage:
+                if stage is on_gpu[0]:
+                    break
+                job = yield from self._run_here(stage, job, reply)
+            job = yield from self._run_on_gpu(on_gpu, job, reply)
+        for stage in Stage:
+            if stage not in reply.finished:
+                job = yield from self._run_here(stage, job, reply)
+
+    def run(self, request: ResponseRequest, workdir: Path) -> Reply:
+        """respond() to the end, then reply.json beside the media."""
+        reply = None
+        for reply in self.respond(request, workdir):
+            pass
+        (workdir / "reply.json").write_text(json.dumps(reply.to_json(), indent=2), encoding="utf-8")
+        return reply
+
+    # -- check and prepare -----------------------------------------------------------------------------------
+    def understanding_request(self, request: ResponseRequest, reply: Reply) -> UnderstandingRequest:
+        """Check and decode the turn; the latest utterance is the text, or the transcript of the audio."""
+        text = (request.text or "").strip()
+        if len(text) > MAX_TEXT_CHARS:
+            raise TextTooLongError(f"The message is {len(text)} characters; the limit is {MAX_TEXT_CHARS}.")
+        if not text and not request.audio_path and not request.video_path:
+            raise MissingInputError("Give your latest turn as text, audio or video.")
+        audio, video = _decode(request)
+        if not text and audio is not None and self.transcriber is not None:
+            started = time.perf_counter()
+            text = self.transcriber.transcribe(audio)
+            reply.transcribed = bool(text)
+            reply.engines["transcript"] = self.transcriber.name
+            reply.seconds["transcript"] = time.perf_counter() - started
+        reply.heard_text = text
+        history = (*request.history, Utterance(index=len(request.history), role="speaker", utterance=text))
+        query = UnderstandingRequest(history=history, context=request.context, audio=audio, video=video)
+        examples = sample_examples(self.example_pool, request.k_shot, query, request.conversation_id,
+                                   seed=request.settings.seed or 0)
+        return replace(query, examples=examples)
+
+    def _gpu_stages(self, settings: GenerationSettings) -> tuple[Stage, ...]:
+        if self.tier.gpu_call is None:
+            return ()
+        # Without the diffusion talking head the call ends after the speech; the lite portrait animates it.
+        return tuple(stage for stage in self.tier.gpu_stages if settings.diffusion_video or stage is not Stage.ANIMATE)
+
+    # -- run -------------------------------------------------------------------------------------------------
+    def _run_here(self, stage: Stage, job: TurnJob, reply: Reply) -> Iterator[Reply]:
+        """One stage in this process, on the lite engines (the tier's own when it has no GPU call)."""
+        engines = self.lite.engines
+        if stage is Stage.UNDERSTAND and job.cast_votes is not None:
+            engines = replace(engines, voters=[])      # the lite voters have voted already
+        for event in run_stage(stage, job, engines):
+            job = advance(job, event)
+            yield from self._apply(event, reply, job)
+        return job
+
+    def _run_on_gpu(self, stages: tuple[Stage, ...], job: TurnJob, reply: Reply) -> Iterator[Reply]:
+        started = time.perf_counter()
+        try:
+            events = self.tier.gpu_call(job, stages)
+        except Exception as error:      # the GPU engines cannot take this turn (e.g. it cannot be priced)
+            reason = str(error) if isinstance(error, InputError) else describe(error)
+            log.warning("the turn could not start on the GPU", exc_info=not isinstance(error, InputError))
+            reply.notices.append(f"The GPU engines cannot take this turn: {reason.rstrip('.')}. The lite (CPU) "
+                                 f"engines made the {reply.missing()}.")
+            return job
+        stored = None       # the video's frames, encoded once the call has ended and the GPU is released
+        try:
+            for event in events:
+                if isinstance(event, FramesStored):
+                    stored = event
+                    continue
+                if isinstance(event, HandedOver):
+                    reply.notices.append(f"The GPU {event.stage.value} stage handed over: "
+                                         f"{event.reason.rstrip('.')}. The lite (CPU) engines made the "
+                                         f"{reply.missing()}.")
+                    break
+                job = advance(job, event)
+                yield from self._apply(event, reply, job)
+        except Exception as error:      # refused or failed call (quota, no GPU, worker error): answer on lite
+            log.warning("the GPU call failed", exc_info=True)
+            reply.notices.append(f"The GPU could not finish this turn ({describe(error)}); the lite (CPU) engines "
+                                 f"made the {reply.missing()}.")
+        finally:
+            getattr(events, "close", lambda: None)()
+            reply.seconds["gpu"] = time.perf_counter() - started
+        if stored is not None:
+            yield from self._apply(stored, reply, job)
+        return job
+
+    def _apply(self, event: Event, reply: Reply, job: TurnJob) -> Iterator[Reply]:
+        """Record what a stage made in the reply, and show it."""
+        if isinstance(event, Notice):
+            reply.notices.append(event.text)
+            return
+        if isinstance(event, EmotionVoted):
+            reply.emotion, reply.engines["emotion"] = event.emotion, event.emotion.voted_by
+            reply.seconds["emotion"] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
+            reply.notices.extend(event.notices)
+        elif isinstance(event, ReplySoFar):
+            reply.text, reply.writing = event.text, True
+        elif isinstance(event, ReplyWritten):
+            reply.text, reply.writing, reply.engines["text"] = event.text, False, event.writer
+            reply.seconds["text"] = event.seconds
+            reply.notices.extend(event.notices)
+        elif isinstance(event, SpeechMade):
+            reply.wav_path, reply.engines["speech"] = event.wav_path, event.speech.engine
+            reply.seconds["speech"] = event.seconds
+        elif isinstance(event, (Animated, FramesStored)):
+            if not self._encode(event, reply, job):
+                return
+        stage = finishes(event)
+        if stage is not None:
+            reply.finished.append(stage)
+        yield reply
+
+    def _encode(self, event: Animated | FramesStored, reply: Reply, job: TurnJob) -> bool:
+        """The video's frames as the reply's mp4 (for a GPU call, once the GPU is released); False when the stored
+        frames cannot be encoded, and the lite engines will animate the reply instead."""
+        started, out = time.perf_counter(), job.workdir / "reply.mp4"
+        if isinstance(event, Animated):
+            rendered = encode_animation(event.animation, out, event.engine)
+        else:
+            try:
+                frames = np.load(event.path, mmap_mode="r", allow_pickle=False)
+                rendered = encode_animation(Animation(frames, event.fps, event.frame_count, job.speech), out,
+                                            event.engine)
+            except Exception as error:      # an unreadable frames file or a failed encode: the lite video follows
+                log.warning("the GPU video could not be encoded", exc_info=True)
+                reply.notices.append(f"The GPU video could not be encoded ({describe(error)}); the lite (CPU) "
+                                     f"engines made the {reply.missing()}.")
+                return False
+            finally:
+                event.path.unlink(missing_ok=True)
+        reply.mp4_path, reply.engines["video"] = rendered.path, rendered.engine
+        reply.seconds["video"] = event.seconds + time.perf_counter() - started
+        reply.notices.extend(event.notices)
+        return True
+
+
+def _decode(request: ResponseRequest):
+    video = audio = None
+    if request.video_path:
+        video, video_audio = load_video(request.video_path)
+        if video_audio is not None and not request.audio_path:
+            try:
+                audio = require_sound(video_audio, "The video's audio")
+            except InputError:
+                audio = None   # a silent video track is no error; the voice voter just abstains
+    if request.audio_path:
+        audio = load_audio(request.audio_path)
+    return audio, video
+

@@ -1,0 +1,174 @@
+"""The full tier: the ported GPU engines (Ola-Omni voter and writer, Qwen2.5-Omni voter, OpenVoice speech,
+DICE-Talk video), loaded from the hub when this module is imported.
+
+That is how ZeroGPU wants models: loaded at import, after `import spaces`, each placed on cuda by its loader.
+On a ZeroGPU Space, CUDA is only emulated outside @spaces.GPU calls; what is "on cuda" now is packed when the
+app launches and moved onto a real GPU inside each GPU worker. Off a Space the same code uses a real GPU when
+there is one; without one the full tier is left out and the lite tier serves alone.
+
+Each engine loads on its own: the tier serves with whatever loaded, every stage whose engine is missing runs on its
+lite engine, and the page names the missing engine and why. settings.TIER_VARIABLE picks the tier ("auto": full
+when a GPU is present), settings.FULL_DEVICE_VARIABLE where its engines go ("cpu" for rehearsals without a GPU).
+"""
+import spaces  # noqa: F401  (first: on ZeroGPU it patches torch before any model is placed on cuda)
+
+import glob
+import logging
+import os
+from dataclasses import dataclass, field, replace
+
+from ..contracts import EngineSet
+from ..errors import describe
+from ..runner import Stage, Tier
+from ..settings import full_tier_device, requested_tier
+from .zerogpu import TierCosts, ZeroGpuCall
+
+log = logging.getLogger(__name__)
+
+# Estimated GPU seconds (docs/zerogpu.md says how they were derived; nothing here was measured on a GPU).
+SPEECH_FIXED_SECONDS = 2.0          # OpenVoice: text front end, and the avatar's tone colour when not yet cached
+SPEECH_SECONDS_PER_SECOND = 0.1     # OpenVoice: VITS base speaker + tone colour conversion, per second of speech
+
+
+def openvoice_gpu_seconds(speech_seconds: float) -> float:
+    return SPEECH_FIXED_SECONDS + SPEECH_SECONDS_PER_SECOND * speech_seconds
+
+
+@dataclass
+class FullEngines:
+    """The full-tier engines that loaded (None where one did not), and why the others did not."""
+    device: str
+    ola: object = None                  # an OlaRuntime: the omni voter and the reply writer
+    qwen: object = None                 # a QwenOmniVoter
+    speech: object = None               # an OpenVoiceSpeechEngine
+    video: object = None                # a DiceTalkVideoEngine
+    problems: dict[str, str] = field(default_factory=dict)     # engine -> why it is missing
+
+    @property
+    def any_loaded(self) -> bool:
+        return any(engine is not None for engine in (self.ola, self.qwen, self.speech, self.video))
+
+
+def cuda_present() -> bool:
+    """True on a machine with a CUDA GPU, and on ZeroGPU, where `spaces` makes torch report one.
+
+    Without NVIDIA device nodes (and off ZeroGPU) there is no GPU to ask torch about; not importing torch then
+    keeps the lite app's start-up short."""
+    if not os.environ.get("SPACES_ZERO_GPU") and not glob.glob("/dev/nvidia[0-9]*"):
+        return False
+    import torch
+    return torch.cuda.is_available()
+
+
+def _load_ola(device: str):
+    from ..understanding.ola.engine import OlaRuntime
+    return OlaRuntime.from_pretrained(device=device, quantize=True)
+
+
+def _load_qwen(device: str):
+    from ..understanding.qwen_omni_voter import QwenOmniVoter
+    return QwenOmniVoter.from_pretrained(device=device, quantize=True)
+
+
+def _load_openvoice(device: str):
+    from ..generation.openvoice import OpenVoiceSpeechEngine
+    return OpenVoiceSpeechEngine.from_pretrained(device=device)
+
+
+def _load_dicetalk(device: str):
+    import torch
+
+    from ..generation.dicetalk import DiceTalkVideoEngine
+    # fp16 is DICE-Talk's GPU precision; a CPU has no fast fp16 kernels.
+    return DiceTalkVideoEngine.from_pretrained(device=device,
+                                               dtype=torch.float32 if device == "cpu" else torch.float16)
+
+
+# attribute of FullEngines, the engine's name on the page, its loader
+LOADERS = (("ola", "Ola-Omni", _load_ola), ("qwen", "Qwen2.5-Omni", _load_qwen),
+           ("speech", "OpenVoice", _load_openvoice), ("video", "DICE-Talk", _load_dicetalk))
+
+
+def load_full_engines(device: str) -> FullEngines:
+    """Every full-tier engine from the hub, each on its own, placed on device by its loader (LLMs in 4-bit NF4)."""
+    loaded = FullEngines(device)
+    if device.startswith("cuda") and not cuda_present():
+        loaded.problems = {"every engine": "no CUDA device is available"}
+        return loaded
+    for attribute, name, load in LOADERS:
+        try:
+            setattr(loaded, attribute, load(device))
+        except Exception as error:      # one engine failing must leave the others serving
+            log.warning("%s could not load", name, exc_info=True)
+            loaded.problems[name] = describe(error)
+    return loaded
+
+
+def assemble(loaded: FullEngines, lite: EngineSet) -> tuple[EngineSet, tuple[Stage, ...], TierCosts]:
+    """The tier's engines (the full ones that loaded, lite ones for the rest), the stages its GPU call runs, and
+    their prices.
+
+    The GPU call runs one unbroken run of stages served by full engines, from the first; what follows a missing
+    engine runs on the CPU after the call (a second GPU call per turn would cost a second worker start)."""
+    from ..generation.dicetalk import estimate_gpu_seconds
+    from ..understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter
+    ola, qwen = loaded.ola, loaded.qwen
+    voters = ([OlaEmotionVoter(ola)] if ola else []) + ([qwen] if qwen else [])
+    engines = EngineSet(voters=voters, writer=OlaReplyWriter(ola) if ola else lite.writer,
+                        speech=loaded.speech or lite.speech, video=loaded.video or lite.video, tier="full")
+    served = {Stage.UNDERSTAND: bool(voters), Stage.WRITE: ola is not None, Stage.SPEAK: loaded.speech is not None,
+              Stage.ANIMATE: loaded.video is not None}
+    stages: list[Stage] = []
+    for stage in Stage:
+        if served[stage]:
+            stages.append(stage)
+        elif stages:
+            break
+    costs = TierCosts(
+        understanding=lambda query: ((ola.estimate(query).seconds if ola else 0.0)
+                                     + (qwen.estimate_seconds(query) if qwen else 0.0)),
+        speech=openvoice_gpu_seconds,
+        video=lambda seconds, settings: estimate_gpu_seconds(seconds, settings.video_steps))
+    return engines, tuple(stages), costs
+
+
+def full_tier(loaded: FullEngines, lite: EngineSet) -> Tier:
+    """The full tier as a Tier: its engines, the stages its one GPU call runs, and that call."""
+    engines, stages, costs = assemble(loaded, lite)
+    notices = tuple(f"{name} is not available ({why}); the lite (CPU) engines do its part."
+                    for name, why in loaded.problems.items())
+    call = ZeroGpuCall(engines, costs, loaded.device) if stages else None
+    return Tier("full", replace(engines, notices=list(notices)), stages, call, notices)
+
+
+def load_tier(choice: str | None = None) -> FullEngines | None:
+    """The full tier's engines as E3RG_TIER (or choice) asks: None when the tier is not wanted."""
+    choice = choice or requested_tier()
+    if choice == "lite" or (choice == "auto" and not cuda_present()):
+        return None
+    return load_full_engines(full_tier_device())
+
+
+def hub_files() -> list[tuple[str, str]]:
+    """Every (repository, file) the full tier reads, each named (never a whole repository: THUdyh/Ola-7b also
+    holds a 3.45 GB copy of the speech encoders that is read from THUdyh/Ola_speech_encoders)."""
+    from ..generation.dicetalk import hub_files as dicetalk_files
+    from ..generation.openvoice import required_hub_files
+    from ..understanding.ola.loading import BEATS_FILE, OLA_FILES, OLA_REPO, SPEECH_REPO, WHISPER_FILE
+    from ..understanding.qwen_omni_voter import QWEN_OMNI_REPO, THINKER_FILES
+    return [*((OLA_REPO, name) for name in OLA_FILES), (SPEECH_REPO, WHISPER_FILE), (SPEECH_REPO, BEATS_FILE),
+            *((QWEN_OMNI_REPO, name) for name in THINKER_FILES),
+            *((file.repo_id, file.filename) for file in required_hub_files()), *dicetalk_files()]
+
+
+def preload_from_hub() -> list[str]:
+    """hub_files() as the lines of a Space README's preload_from_hub list ('repo' or 'repo file1,file2')."""
+    by_repo: dict[str, list[str]] = {}
+    for repo, name in hub_files():
+        names = by_repo.setdefault(repo, [])
+        if name is not None:
+            names.append(name)
+    return [f"{repo} {','.join(names)}" if names else repo for repo, names in by_repo.items()]
+
+
+FULL_ENGINES = load_tier()

@@ -1,0 +1,190 @@
+"""The full tier's one @spaces.GPU call per turn: the runner's GPU stages, priced from the request.
+
+ZeroGPU schedules and admits a call by the duration it asks for, so the turn is priced before the call (GpuPlan)
+from its frames, tokens and audio, the longest reply the writer may produce and the video settings, under a hard
+cap. Inside the call the runner's own stage functions run on the full engines. The call's one argument (GpuJob) and
+everything it yields are plain picklable values: on ZeroGPU it runs in a forked worker and they travel through
+pipes. The video's frames go to a file in the request's folder instead, encoded by the runner once the GPU is
+released. A video that would overrun the time asked for is rendered with fewer denoising steps (down to
+MIN_VIDEO_STEPS), else handed to the lite portrait. A call refused outright (quota, duration) is asked once more
+without the video stage, for a shorter duration, before the lite tier takes the whole turn.
+"""
+import spaces  # first: on ZeroGPU it patches torch before anything touches CUDA
+
+import logging
+import math
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from ..contracts import Animation, EngineSet, GenerationSettings, Speech, UnderstandingRequest
+from ..errors import EngineUnavailableError, InputError, describe
+from ..runner import Animated, Event, FramesStored, HandedOver, Notice, Stage, TurnJob, advance, run_stage
+from ..settings import MAX_GPU_SECONDS, MAX_REPLY_TOKENS, MAX_SPEECH_SECONDS, MIN_VIDEO_STEPS
+
+log = logging.getLogger(__name__)
+
+WORKER_START_SECONDS = 15.0     # estimated: a fresh ZeroGPU worker's fork, CUDA init and ~23 GB of packed weights
+WORDS_PER_TOKEN = 0.75          # English through a BPE tokenizer
+SPOKEN_WORDS_PER_SECOND = 2.5   # a conversational pace at speech_speed 1.0
+ESTIMATE_MARGIN = 1.5           # on the unmeasured understanding and speech estimates (DICE-Talk's has its own)
+
+
+@dataclass(frozen=True)
+class TierCosts:
+    """GPU seconds of each stage of one turn, priced from the request before the GPU call."""
+    understanding: Callable[[UnderstandingRequest], float]     # every GPU voter and the reply writer
+    speech: Callable[[float], float]                           # seconds of speech -> GPU seconds
+    video: Callable[[float, GenerationSettings], float]        # seconds of speech -> GPU seconds
+
+
+def reply_speech_seconds() -> float:
+    """The longest speech a reply can become: MAX_REPLY_TOKENS spoken at a conversational pace."""
+    return min(MAX_SPEECH_SECONDS, MAX_REPLY_TOKENS * WORDS_PER_TOKEN / SPOKEN_WORDS_PER_SECOND)
+
+
+@dataclass(frozen=True)
+class GpuPlan:
+    """The GPU seconds one turn is expected to take, stage by stage, and the duration asked of ZeroGPU."""
+    startup: float
+    understanding: float
+    speech: float
+    video: float
+
+    @property
+    def seconds(self) -> int:
+        return min(MAX_GPU_SECONDS, math.ceil(self.startup + self.understanding + self.speech + self.video))
+
+
+def plan_turn(costs: TierCosts, query: UnderstandingRequest, settings: GenerationSettings,
+              stages: tuple[Stage, ...]) -> GpuPlan:
+    speech_seconds = reply_speech_seconds()
+    return GpuPlan(startup=WORKER_START_SECONDS,
+                   understanding=ESTIMATE_MARGIN * costs.understanding(query)
+                   if {Stage.UNDERSTAND, Stage.WRITE} & set(stages) else 0.0,
+                   speech=ESTIMATE_MARGIN * costs.speech(speech_seconds) if Stage.SPEAK in stages else 0.0,
+                   video=costs.video(speech_seconds, settings) if Stage.ANIMATE in stages else 0.0)
+
+
+def fit_video_steps(costs: TierCosts, speech_seconds: float, settings: GenerationSettings,
+                    seconds_left: float) -> GenerationSettings | None:
+    """The settings with the most denoising steps, up to those asked for, whose video fits in seconds_left.
+
+    Fewer steps cost detail, not the reply's diffusion video; below MIN_VIDEO_STEPS (or the steps asked for, when
+    fewer) the answer is None and the lite portrait renders the reply instead."""
+    for steps in range(settings.video_steps, min(MIN_VIDEO_STEPS, settings.video_steps) - 1, -1):
+        fitted = replace(settings, video_steps=steps)
+        if costs.video(speech_seconds, fitted) <= seconds_left:
+            return fitted
+    return None
+
+
+@dataclass(frozen=True)
+class GpuJob:
+    """The GPU call's one argument: the turn so far, the stages to run and the price asked."""
+    turn: TurnJob
+    stages: tuple[Stage, ...]
+    plan: GpuPlan
+
+
+def gpu_duration(job: GpuJob) -> int:
+    """@spaces.GPU's duration callable: called with the GPU function's own argument, it asks for the plan."""
+    return job.plan.seconds
+
+
+def store_frames(animation: Animation, path: Path) -> Path:
+    """The animation's frames in an .npy file, written as they are made: the worker hands over a path rather than
+    hundreds of megabytes through its pipe, and the encoding waits until the GPU is released."""
+    frames = iter(animation.frames)
+    first = next(frames)
+    stored = np.lib.format.open_memmap(path, mode="w+", dtype=np.uint8, shape=(animation.frame_count, *first.shape))
+    made = 0
+    for made, frame in enumerate(chain([first], frames), start=1):
+        if made > animation.frame_count:
+            break
+        stored[made - 1] = frame
+    if made != animation.frame_count:
+        raise ValueError(f"The video engine's frames are not the {animation.frame_count} it announced.")
+    stored.flush()
+    return path
+
+
+def run_on_gpu(engines: EngineSet, costs: TierCosts, device: str, job: GpuJob) -> Iterator[Event]:
+    """The body of the @spaces.GPU function: the runner's stages on the full engines, within the plan's time."""
+    started = time.perf_counter()
+    import torch
+    if torch.device(device).type == "cuda" and not torch.cuda.is_available():
+        raise EngineUnavailableError(f"the GPU call found no CUDA device for the engines placed on {device}")
+
+    def fit_video(speech: Speech, settings: GenerationSettings) -> GenerationSettings | str:
+        left = job.plan.seconds - (time.perf_counter() - started)
+        fitted = fit_video_steps(costs, speech.seconds, settings, left)
+        if fitted is not None:
+            return fitted
+        fewest = replace(settings, video_steps=min(MIN_VIDEO_STEPS, settings.video_steps))
+        return (f"a diffusion video of this {speech.seconds:.0f} s reply needs about "
+                f"{costs.video(speech.seconds, fewest):.0f} s of GPU time even at {fewest.video_steps} steps, and "
+                f"{max(left, 0):.0f} s of this turn's {job.plan.seconds} s were left")
+
+    turn = job.turn
+    for stage in job.stages:
+        try:
+            for event in run_stage(stage, turn, engines, fit_video):
+                if isinstance(event, Animated):
+                    begun = time.perf_counter()
+                    path = store_frames(event.animation, turn.workdir / "reply-frames.npy")
+                    event = FramesStored(path, event.animation.fps, event.animation.frame_count, event.engine,
+                                         event.seconds + time.perf_counter() - begun, event.notices)
+                turn = advance(turn, event)
+                yield event
+                if isinstance(event, HandedOver):
+                    return
+        except InputError as error:     # the GPU engine cannot take this input; the lite one may
+            yield HandedOver(stage, str(error))
+            return
+        except Exception as error:      # a failed GPU stage must end in a lite answer, not a stack trace
+            log.warning("GPU %s stage failed", stage.value, exc_info=True)
+            yield HandedOver(stage, describe(error))
+            return
+
+
+class ZeroGpuCall:
+    """The tier's GPU call: prices a turn's GPU stages and runs them in one @spaces.GPU call.
+
+    It is made when the tier loads, at import: ZeroGPU only reports a Space as a GPU app when a decorated function
+    exists at launch."""
+
+    def __init__(self, engines: EngineSet, costs: TierCosts, device: str):
+        self.costs = costs
+        self.call = spaces.GPU(duration=gpu_duration)(partial(run_on_gpu, engines, costs, device))
+
+    def __call__(self, turn: TurnJob, stages: tuple[Stage, ...]) -> Iterator[Event]:
+        job = GpuJob(turn, stages, plan_turn(self.costs, turn.query, turn.settings, stages))
+        return self._events(job)
+
+    def _events(self, job: GpuJob) -> Iterator[Event]:
+        events, begun = None, False
+        try:
+            events = self.call(job)
+            for event in events:
+                begun = True
+                yield event
+            return
+        except Exception as error:
+            if begun or Stage.ANIMATE not in job.stages:
+                raise
+            refusal = error
+        finally:
+            if events is not None:
+                events.close()
+        # Refused before it began (most often the visitor's quota): once more without the diffusion video.
+        stages = tuple(stage for stage in job.stages if stage is not Stage.ANIMATE)
+        shorter = replace(job, stages=stages, plan=plan_turn(self.costs, job.turn.query, job.turn.settings, stages))
+        yield Notice(f"The GPU refused a {job.plan.seconds} s turn ({describe(refusal)}); it was asked again for "
+                     f"{shorter.plan.seconds} s without the diffusion video, which the lite portrait makes instead.")
+        yield from self.call(shorter)

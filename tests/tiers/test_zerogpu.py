@@ -1,0 +1,373 @@
+"""The full tier through the turn runner: one @spaces.GPU call per turn on tiny random Ola-Omni and Qwen2.5-Omni
+models (CPU), the lite engines standing in for OpenVoice and DICE-Talk, and the lite resume of whatever the call
+did not finish. Off ZeroGPU `spaces.GPU` calls the function in this process, so the call's body really runs."""
+import inspect
+import math
+import pickle
+import re
+from dataclasses import fields, is_dataclass, replace
+from functools import partial
+from pathlib import Path
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+
+from e3rg_core.contracts import (Animation, AudioClip, EngineSet, GenerationSettings, Speech, UnderstandingRequest,
+                                 Utterance, VideoClip)
+from e3rg_core.emotions import FINE_LABELS
+from e3rg_core.generation.dicetalk import estimate_gpu_seconds
+from e3rg_core.generation.dicetalk.portrait import SHORT_SIDE
+from e3rg_core.generation.lite_speech import LiteSpeechEngine
+from e3rg_core.generation.lite_video import LiteTalkingPortrait
+from e3rg_core.media import write_mp4, write_wav
+from e3rg_core.memory.avatars import AvatarStore
+from e3rg_core.runner import (FramesStored, HandedOver, ResponseRequest, SpeechMade, Stage, Tier, TurnJob,
+                              TurnRunner)
+from e3rg_core.settings import MAX_GPU_SECONDS, MAX_VIDEO_STEPS, MIN_VIDEO_STEPS
+from e3rg_core.tiers import full, select_runner
+from e3rg_core.tiers.full import FullEngines, full_tier
+from e3rg_core.tiers.lite import example_pool
+from e3rg_core.tiers.zerogpu import (GpuJob, ZeroGpuCall, gpu_duration, plan_turn, reply_speech_seconds,
+                                     store_frames)
+from e3rg_core.understanding.face_voter import FaceEmotionVoter
+from e3rg_core.understanding.ola.engine import OlaRuntime
+from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
+from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
+from e3rg_core.understanding.situation_voter import SituationEmotionVoter
+from e3rg_core.understanding.template_writer import TemplateReplyWriter
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+TEXT = "I finally got the job I wanted after three years of trying!"
+ALL_STAGES = list(Stage)
+
+
+@pytest.fixture(scope="module")
+def lite() -> Tier:
+    """The lite tier's engines; the template writer stands in for SmolLM to keep the tests quick."""
+    return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
+                                          VoiceProsodyVoter()],
+                                  writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory, gpu_smoke) -> FullEngines:
+    """Every full engine 'loaded': tiny Ola and Qwen, with lite speech and video standing in for the GPU ones."""
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "ola").mkdir()
+    (root / "omni").mkdir()
+    return FullEngines("cpu", ola=OlaRuntime.from_pretrained(gpu_smoke.write_tiny_ola(root / "ola"), device="cpu",
+                                                             quantize=False),
+                       qwen=QwenOmniVoter.from_pretrained(gpu_smoke.write_tiny_omni(root / "omni"), device="cpu",
+                                                          quantize=False),
+                       speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory) -> dict[str, Path]:
+    """A spoken-tone wav, and a short mp4 of the avatar's face with that audio."""
+    folder = tmp_path_factory.mktemp("media")
+    t = np.arange(3 * 16_000) / 16_000
+    voice = 0.3 * np.sin(2 * np.pi * 190 * t + 3 * np.sin(2 * np.pi * 2 * t)) * (0.5 + 0.5 * np.sin(2 * np.pi * 4 * t))
+    wav = write_wav(folder / "turn.wav", voice.astype(np.float32), 16_000)
+    face = AvatarStore().get("ava").portrait()
+    face = face[: face.shape[0] // 2 * 2, : face.shape[1] // 2 * 2]
+    mp4 = write_mp4([np.roll(face, shift, axis=1) for shift in range(0, 75, 3)], 25.0, wav, folder / "turn.mp4")
+    return {"wav": wav, "mp4": mp4}
+
+
+class GpuCallSpy:
+    """Wraps the tier's @spaces.GPU function: counts its real calls and keeps each job and what it yielded."""
+
+    def __init__(self, real, fail_first: int = 0):
+        self.real, self.jobs, self.events, self.fail_first = real, [], [], fail_first
+        self.mp4_when_the_call_ended = []
+
+    def __call__(self, job: GpuJob):
+        self.jobs.append(job)
+        if len(self.jobs) <= self.fail_first:
+            raise RuntimeError("ZeroGPU quota exceeded")     # what a refused call raises before it begins
+        for event in self.real(job):
+            self.events.append(event)
+            yield event
+        self.mp4_when_the_call_ended.append((job.turn.workdir / "reply.mp4").exists())
+
+
+def spied_runner(tier: Tier, lite: Tier, monkeypatch, fail_first: int = 0) -> tuple[TurnRunner, GpuCallSpy]:
+    spy = GpuCallSpy(tier.gpu_call.call, fail_first)
+    monkeypatch.setattr(tier.gpu_call, "call", spy)
+    return TurnRunner(tier, AvatarStore(), example_pool(), None, lite), spy
+
+
+def same(a, b) -> bool:
+    """Equality through dataclasses, tuples and numpy arrays."""
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.dtype == b.dtype and np.array_equal(a, b)
+    if is_dataclass(a) and not isinstance(a, type):
+        return type(a) is type(b) and all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, BaseException):
+        return type(a) is type(b) and a.args == b.args
+    return a == b
+
+
+def test_duration_asked_for_sample_requests(loaded, lite):
+    tier = full_tier(loaded, lite.engines)
+    costs = tier.gpu_call.costs
+    history = (Utterance(0, "speaker", TEXT),)
+    rng = np.random.default_rng(0)
+    samples = {
+        "text only": UnderstandingRequest(history),
+        "20 s audio": UnderstandingRequest(history, audio=AudioClip(np.zeros(20 * 16_000, np.float32), 16_000)),
+        "64 frames 640x360 + 60 s audio": UnderstandingRequest(
+            history, audio=AudioClip(np.zeros(60 * 16_000, np.float32), 16_000),
+            video=VideoClip(rng.integers(0, 256, (64, 360, 640, 3), dtype=np.uint8), np.arange(64) / 6.4, 10.0, 25.0)),
+    }
+    durations = {}
+    for steps in (1, 5, 25, MAX_VIDEO_STEPS):
+        settings = GenerationSettings(video_steps=steps)
+        for name, query in samples.items():
+            plan = plan_turn(costs, query, settings, tier.gpu_stages)
+            durations[name, steps] = seconds = gpu_duration(GpuJob(None, tier.gpu_stages, plan))
+            # The video is priced by DICE-Talk's own estimate for the longest reply the writer may produce.
+            assert plan.video == estimate_gpu_seconds(reply_speech_seconds(), steps)
+            assert 0 < seconds <= MAX_GPU_SECONDS
+            assert seconds == min(MAX_GPU_SECONDS, math.ceil(plan.startup + plan.understanding + plan.speech
+                                                              + plan.video))
+    print("\nZeroGPU duration asked (s):")
+    for (name, steps), seconds in durations.items():
+        print(f"  {name:<32} video_steps={steps:<3} {seconds}")
+    plans = {name: plan_turn(costs, query, GenerationSettings(), tier.gpu_stages) for name, query in samples.items()}
+    assert plans["text only"].understanding < plans["20 s audio"].understanding \
+        < plans["64 frames 640x360 + 60 s audio"].understanding
+    assert durations["text only", 1] < durations["text only", 5] <= durations["text only", 25]
+    assert durations["text only", 1] < MAX_GPU_SECONDS      # small turns are not charged the cap
+    # At DICE-Talk's default 25 steps its estimate for a full-length reply alone passes the cap, which binds.
+    assert estimate_gpu_seconds(reply_speech_seconds(), 25) > MAX_GPU_SECONDS
+    assert durations["text only", 25] == MAX_GPU_SECONDS
+    # Only the stages inside the call are priced.
+    speech_only = plan_turn(costs, samples["text only"], GenerationSettings(), (Stage.SPEAK,))
+    assert speech_only.understanding == speech_only.video == 0 < speech_only.speech
+
+
+def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(loaded, lite, media, tmp_path, monkeypatch):
+    tier = full_tier(loaded, lite.engines)
+    assert tier.gpu_stages == tuple(Stage) and not tier.notices
+    assert inspect.isgeneratorfunction(tier.gpu_call.call)     # so spaces wraps it as a streaming GPU function
+    runner, spy = spied_runner(tier, lite, monkeypatch)
+    request = ResponseRequest(text=TEXT, video_path=str(media["mp4"]), settings=GenerationSettings(video_steps=1,
+                                                                                                  seed=0))
+    progress, streamed = [], False
+    for reply in runner.respond(request, tmp_path):
+        streamed |= reply.writing and not reply.finished[1:]
+        if not progress or progress[-1] != reply.finished[-1:]:
+            progress.append(reply.finished[-1:])
+    assert len(spy.jobs) == 1 and spy.jobs[0].stages == tuple(Stage)
+    assert [stage for (stage,) in progress] == ALL_STAGES and streamed
+    assert isinstance(spy.events[-1], FramesStored) and not any(isinstance(e, HandedOver) for e in spy.events)
+    # The GPU call handed over frames; the mp4 was encoded after it ended, and the frames file is gone.
+    assert spy.mp4_when_the_call_ended == [False] and not spy.events[-1].path.exists()
+    reader = imageio_ffmpeg.read_frames(str(reply.mp4_path))
+    meta = next(reader)
+    assert sum(1 for _ in reader) == spy.events[-1].frame_count and meta["audio_codec"]
+    votes = {vote.voter: vote for vote in reply.emotion.votes}
+    # The vote tab shows both omni models beside the lite voters (text, face from the video, its voice).
+    assert {"ola-omni-7b", "qwen2.5-omni-7b"} <= votes.keys()
+    assert {vote.modality for vote in votes.values()} >= {"omni", "text", "voice"}
+    assert all(vote.label in FINE_LABELS for vote in votes.values())
+    assert reply.engines["text"] == "ola-omni-7b"
+    assert all(name in reply.engines["emotion"] for name in votes)
+    assert reply.text and reply.wav_path.is_file() and reply.mp4_path.is_file()
+    assert not reply.notices and reply.seconds["gpu"] > 0
+
+
+def test_the_gpu_call_takes_and_returns_picklable_values(loaded, lite, media, tmp_path, monkeypatch):
+    runner, spy = spied_runner(full_tier(loaded, lite.engines), lite, monkeypatch)
+    request = ResponseRequest(audio_path=str(media["wav"]), video_path=str(media["mp4"]), text=TEXT,
+                              settings=GenerationSettings(video_steps=1, seed=0))
+    *_, reply = runner.respond(request, tmp_path)
+    job = spy.jobs[0]
+    assert isinstance(job.turn, TurnJob)
+    assert job.turn.query.audio is not None and job.turn.query.video is not None and job.turn.portrait.ndim == 3
+    assert len(job.turn.cast_votes) >= 2
+    again = pickle.loads(pickle.dumps(job))
+    assert same(again, job)
+    assert len(spy.events) >= 5
+    for event in spy.events:
+        assert same(pickle.loads(pickle.dumps(event)), event)
+    assert any(isinstance(event, SpeechMade) for event in spy.events)
+
+
+def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, lite, tmp_path, monkeypatch):
+    tier = full_tier(loaded, lite.engines)
+    runner, spy = spied_runner(tier, lite, monkeypatch)
+    assert "diffusion_video" in runner.supported_settings          # so the app shows the choice
+    settings = GenerationSettings(seed=0, diffusion_video=False)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=settings), tmp_path)
+    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], SpeechMade)
+    assert Stage.ANIMATE not in spy.jobs[0].stages
+    plan = spy.jobs[0].plan
+    assert plan.video == 0 and gpu_duration(spy.jobs[0]) == math.ceil(plan.startup + plan.understanding + plan.speech)
+    with_video = plan_turn(tier.gpu_call.costs, spy.jobs[0].turn.query, replace(settings, diffusion_video=True),
+                           tuple(Stage))
+    assert gpu_duration(spy.jobs[0]) < with_video.seconds
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["speech"] == loaded.speech.name
+    assert reply.done and reply.mp4_path.is_file() and not reply.notices     # chosen, not a fallback
+
+
+def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, lite, tmp_path, monkeypatch):
+    """The tier claims cuda (configuration): on this machine the GPU call fails, as a broken one would."""
+    runner, spy = spied_runner(full_tier(replace(loaded, device="cuda"), lite.engines), lite, monkeypatch)
+    progress = [reply.finished[-1:] for reply in runner.respond(ResponseRequest(text=TEXT), tmp_path)]
+    # Asked once, and once more without the video stage; both fail before they begin.
+    assert [job.stages for job in spy.jobs] == [tuple(Stage), tuple(Stage)[:-1]] and spy.events == []
+    assert progress[0] == [Stage.UNDERSTAND] and progress[-1] == [Stage.ANIMATE]
+    *_, final = runner.respond(ResponseRequest(text=TEXT), tmp_path / "again")
+    assert final.engines["text"] == lite.engines.writer.name
+    # a text turn: only the text voter could vote, and only the voters that voted are named
+    assert final.engines["emotion"] == lite.engines.voters[0].name == final.emotion.votes[0].voter
+    notice = " ".join(final.notices)
+    assert "GPU could not finish" in notice and "lite (CPU) engines made the emotion vote, reply, speech and video" \
+        in notice and "Traceback" not in notice
+    assert final.wav_path.is_file() and final.mp4_path.is_file()
+
+
+def test_a_refused_call_is_asked_again_without_the_video(loaded, lite, tmp_path, monkeypatch):
+    tier = full_tier(loaded, lite.engines)
+    runner, spy = spied_runner(tier, lite, monkeypatch, fail_first=1)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
+    first, second = spy.jobs
+    assert first.stages == tuple(Stage) and second.stages == tuple(Stage)[:-1]
+    assert second.plan.seconds < first.plan.seconds and second.plan.video == 0
+    # Understanding, text and speech still came from the GPU engines; only the video from the lite portrait.
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["speech"] == loaded.speech.name
+    assert reply.engines["video"] == lite.engines.video.name and reply.done
+    assert any(f"refused a {first.plan.seconds} s turn" in notice and f"{second.plan.seconds} s without the "
+               "diffusion video" in notice for notice in reply.notices)
+
+
+def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, lite, tmp_path, monkeypatch):
+    runner, spy = spied_runner(full_tier(loaded, lite.engines), lite, monkeypatch)
+    request = ResponseRequest(text=TEXT, settings=GenerationSettings(video_steps=MAX_VIDEO_STEPS, seed=0))
+    *_, reply = runner.respond(request, tmp_path)
+    assert len(spy.jobs) == 1 and isinstance(spy.events[-1], FramesStored)
+    plan, speech = spy.jobs[0].plan, next(event.speech for event in spy.events if isinstance(event, SpeechMade))
+    cut = [re.search(r"rendered with (\d+) denoising steps instead of (\d+)", notice) for notice in reply.notices]
+    (steps, asked), = [match.groups() for match in cut if match]
+    steps, asked = int(steps), int(asked)
+    assert asked == MAX_VIDEO_STEPS and MIN_VIDEO_STEPS <= steps < MAX_VIDEO_STEPS
+    # The most steps that fit in what was left of the duration asked for.
+    price = partial(estimate_gpu_seconds, speech.seconds)
+    assert price(steps) <= plan.seconds < price(steps + 1) + reply.seconds["gpu"]
+    assert reply.engines["video"] == loaded.video.name and reply.mp4_path.is_file()
+
+
+def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_lite_tier(loaded, lite, tmp_path,
+                                                                                          monkeypatch):
+    """Configured for 2048 x 2048 renders (sixteen times the pixels), no reply's video fits the turn."""
+    def large_video(seconds: float, settings: GenerationSettings) -> int:
+        return estimate_gpu_seconds(seconds, settings.video_steps, pixels=(4 * SHORT_SIDE) ** 2)
+
+    tier = full_tier(loaded, lite.engines)
+    tier = replace(tier, gpu_call=ZeroGpuCall(tier.engines, replace(tier.gpu_call.costs, video=large_video), "cpu"))
+    runner, spy = spied_runner(tier, lite, monkeypatch)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
+    assert len(spy.jobs) == 1
+    kinds = [type(event).__name__ for event in spy.events]
+    assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "FramesStored" not in kinds
+    assert spy.events[-1].stage is Stage.ANIMATE and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
+    assert reply.done and reply.mp4_path.is_file()
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name
+    assert any("GPU video stage handed over" in notice and "made the video" in notice for notice in reply.notices)
+
+
+def test_a_missing_engine_leaves_only_its_stage_to_the_lite_tier(loaded, lite, tmp_path, monkeypatch):
+    without_video = replace(loaded, video=None, problems={"DICE-Talk": "LocalEntryNotFoundError: EEEELY/DICE-Talk"})
+    tier = full_tier(without_video, lite.engines)
+    assert tier.gpu_stages == (Stage.UNDERSTAND, Stage.WRITE, Stage.SPEAK)
+    runner, spy = spied_runner(tier, lite, monkeypatch)
+    assert "diffusion_video" not in runner.supported_settings      # nothing to choose without DICE-Talk
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
+    assert len(spy.jobs) == 1 and spy.jobs[0].stages == tier.gpu_stages
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name
+    assert any("DICE-Talk is not available" in notice and "EEEELY/DICE-Talk" in notice for notice in reply.notices)
+
+
+def test_without_ola_the_call_ends_after_the_vote_and_the_lite_engines_write(loaded, lite, tmp_path, monkeypatch):
+    tier = full_tier(replace(loaded, ola=None, problems={"Ola-Omni": "missing"}), lite.engines)
+    assert tier.gpu_stages == (Stage.UNDERSTAND,)
+    runner, spy = spied_runner(tier, lite, monkeypatch)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
+    assert len(spy.jobs) == 1 and "qwen2.5-omni-7b" in reply.engines["emotion"]
+    assert reply.engines["text"] == lite.engines.writer.name and reply.done
+
+
+def test_each_full_engine_loads_on_its_own(monkeypatch):
+    def fails(device):
+        raise FileNotFoundError("Qwen/Qwen2.5-Omni-7B is not in the cache")
+
+    made = object()
+    monkeypatch.setattr(full, "LOADERS", (("ola", "Ola-Omni", lambda device: made),
+                                          ("qwen", "Qwen2.5-Omni", fails),
+                                          ("speech", "OpenVoice", lambda device: made),
+                                          ("video", "DICE-Talk", lambda device: made)))
+    loaded = full.load_full_engines("cpu")
+    assert loaded.ola is loaded.speech is loaded.video is made and loaded.qwen is None and loaded.any_loaded
+    assert list(loaded.problems) == ["Qwen2.5-Omni"] and "not in the cache" in loaded.problems["Qwen2.5-Omni"]
+
+
+def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(tmp_path, monkeypatch):
+    monkeypatch.setenv("E3RG_TIER", "full")
+    loaded = full.load_tier()
+    assert not loaded.any_loaded and "CUDA" in " ".join(loaded.problems.values())
+    monkeypatch.setattr(full, "FULL_ENGINES", loaded)      # as if this process had started with E3RG_TIER=full
+    runner = select_runner()
+    assert runner.tier.gpu_call is None
+    assert runner.supported_settings == (runner.lite.engines.speech.supported_settings
+                                         | runner.lite.engines.video.supported_settings)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
+    assert reply.done and reply.engines["video"] == runner.lite.engines.video.name
+    assert any("GPU engines are not available" in notice and "CUDA" in notice for notice in reply.notices)
+
+
+def test_stored_frames_are_exactly_those_announced(tmp_path):
+    speech = Speech(np.zeros(16_000, np.float32), 16_000, "test")
+    frames = [np.full((4, 6, 3), value, np.uint8) for value in range(3)]
+    path = store_frames(Animation(iter(frames), 25.0, 3, speech), tmp_path / "ok.npy")
+    assert np.array_equal(np.load(path, allow_pickle=False), np.stack(frames))
+    for announced in (2, 4):
+        with pytest.raises(ValueError, match=f"not the {announced} it announced"):
+            store_frames(Animation(iter(frames), 25.0, announced, speech), tmp_path / f"{announced}.npy")
+
+
+def test_the_tier_choice(monkeypatch):
+    for choice in ("auto", "lite"):
+        monkeypatch.setenv("E3RG_TIER", choice)
+        assert full.load_tier() is None        # no GPU here: auto means lite
+    monkeypatch.setenv("E3RG_TIER", "fast")
+    with pytest.raises(ValueError, match="E3RG_TIER"):
+        full.load_tier()
+
+
+def test_the_app_gets_the_lite_runner_without_a_gpu():
+    assert full.FULL_ENGINES is None
+    runner = select_runner()
+    assert runner.tier.name == "lite" and runner.tier.gpu_call is None and runner.lite is runner.tier
+
+
+def test_preload_list_names_every_file_the_loaders_read():
+    from e3rg_core.generation.dicetalk import hub_files as dicetalk_files
+    from e3rg_core.generation.openvoice import required_hub_files
+    from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, THINKER_FILES
+    lines = full.preload_from_hub()
+    listed = {}
+    for line in lines:
+        repo, _, names = line.partition(" ")
+        assert repo not in listed
+        listed[repo] = set(names.split(",")) if names else None
+    wanted = [*((QWEN_OMNI_REPO, name) for name in THINKER_FILES),
+              *((file.repo_id, file.filename) for file in required_hub_files()), *dicetalk_files()]
+    assert all(listed[repo] is None or name in listed[repo] for repo, name in wanted)
+    assert "spk_dict.pt" not in listed[QWEN_OMNI_REPO]
