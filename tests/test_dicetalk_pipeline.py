@@ -1,5 +1,6 @@
 """The DICE-Talk engine end to end on CPU with tiny random-weight models: the real portrait preparation,
 whisper encoder, sampler, VAE, RIFE, and H.264+AAC muxing through ffmpeg."""
+import hashlib
 import io
 from pathlib import Path
 
@@ -186,17 +187,38 @@ def test_official_prior_files_are_read_without_unpickling(tmp_path):
         parse_official_prior(b"not a numpy file", "garbage")
 
 
-def test_emotion_priors_are_fetched_once_then_read_from_a_plain_cache(tmp_path, monkeypatch):
-    with pytest.raises(EngineUnavailableError):
-        load_emotion_priors(tmp_path, local_files_only=True)
+def _official_files(folder: Path, monkeypatch) -> dict[str, np.ndarray]:
+    """Eight prior files in the official format in folder, pinned in place of the real files' SHA-256."""
+    folder.mkdir()
     vectors = {name: np.full((1, 256), index, np.float32) for index, name in enumerate(emotion_priors.SHA256)}
-    monkeypatch.setattr(emotion_priors, "_download", lambda name: _pickled_npy({"mu": vectors[name]}))
-    priors = load_emotion_priors(tmp_path)
+    for name, vector in vectors.items():
+        raw = _pickled_npy({"mu": vector})
+        (folder / f"{name}.npy").write_bytes(raw)
+        monkeypatch.setitem(emotion_priors.SHA256, name, hashlib.sha256(raw).hexdigest())
+    return vectors
+
+
+def test_emotion_priors_are_installed_before_start_up_and_loading_never_downloads(tmp_path, monkeypatch):
+    monkeypatch.setattr(emotion_priors, "_download", None)          # any download attempt would fail the test
+    with pytest.raises(EngineUnavailableError, match="python -m e3rg_core.generation.dicetalk.emotion_priors"):
+        load_emotion_priors(tmp_path / "data")
+    vectors = _official_files(tmp_path / "emo", monkeypatch)
+    assert emotion_priors.main(["--from", str(tmp_path / "emo"), "--data-dir", str(tmp_path / "data")]) == 0
+    priors = load_emotion_priors(tmp_path / "data")
     assert set(priors) == set(COARSE_TO_DICETALK_EMOTION.values())
     assert all(np.array_equal(priors[name], vectors[name][0]) for name in priors)
-    monkeypatch.setattr(emotion_priors, "_download", None)           # a second load must not download
-    assert all(np.array_equal(load_emotion_priors(tmp_path, local_files_only=True)[name], priors[name])
-               for name in priors)
+
+
+def test_installing_emotion_priors_downloads_the_pinned_files_and_refuses_any_other(tmp_path, monkeypatch):
+    _official_files(tmp_path / "emo", monkeypatch)
+    monkeypatch.setattr(emotion_priors, "_download", lambda name: (tmp_path / "emo" / f"{name}.npy").read_bytes())
+    emotion_priors.install_emotion_priors(tmp_path / "data")
+    assert set(load_emotion_priors(tmp_path / "data")) == set(COARSE_TO_DICETALK_EMOTION.values())
+    (tmp_path / "emo" / "fear.npy").write_bytes(_pickled_npy({"mu": np.zeros((1, 256), np.float32)}))
+    with pytest.raises(CheckpointMismatchError, match="fear"):
+        emotion_priors.install_emotion_priors(tmp_path / "other", tmp_path / "emo")
+    assert emotion_priors.main(["--from", str(tmp_path / "emo"), "--data-dir", str(tmp_path / "other")]) == 1
+    assert not (tmp_path / "other" / emotion_priors.CACHE_NAME).exists()
 
 
 @pytest.mark.parametrize("values", [np.ones(255), np.full(256, np.nan), "happy", [[1.0] * 128] * 3])

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 from torch import nn
 
 from ...errors import CheckpointMismatchError, EngineUnavailableError
+from .audio_projection import AudioProjectionConfig
+from .emotion_model import EmotionModelConfig
+from .pose_guider import PoseGuiderConfig
 
 SVD_REPO = "stabilityai/stable-video-diffusion-img2vid-xt"
 DICETALK_REPO = "EEEELY/DICE-Talk"
@@ -37,6 +41,27 @@ def hub_files() -> list[tuple[str, str]]:
     """Every (repo id, filename) the full video engine reads, e.g. for a Space's preload_from_hub."""
     return ([(SVD_REPO, name) for name in SVD_FILES] + [(DICETALK_REPO, name) for name in DICETALK_FILES]
             + [(WHISPER_REPO, name) for name in WHISPER_FILES])
+
+
+@dataclass(frozen=True)
+class ModuleConfigs:
+    pose_guider: PoseGuiderConfig
+    audio_projection: AudioProjectionConfig
+    emotion_model: EmotionModelConfig
+
+
+def module_configs(unet_config: Mapping, whisper_config) -> ModuleConfigs:
+    """The sizes of DICE-Talk's own modules. Upstream writes them as constants; three are the sizes of the
+    models they plug into and are read from those models' configs here (the official files give upstream's
+    constants): the pose guider's output is added to the UNet's first activations, the audio projection reads
+    every whisper-tiny encoder state (the embeddings and each layer, d_model wide), and the audio and emotion
+    tokens enter the UNet's cross-attention."""
+    width = int(unet_config["cross_attention_dim"])
+    return ModuleConfigs(
+        PoseGuiderConfig(conditioning_embedding_channels=int(unet_config["block_out_channels"][0])),
+        AudioProjectionConfig(blocks=int(whisper_config.encoder_layers) + 1, channels=int(whisper_config.d_model),
+                              output_dim=width),
+        EmotionModelConfig(width=width))
 
 
 def fetch(local_files_only: bool = False) -> dict[tuple[str, str], Path]:
@@ -68,6 +93,8 @@ def read_state_dict(path: Path) -> dict[str, torch.Tensor]:
             state = torch.load(path, map_location="cpu", weights_only=True)
     except pickle.UnpicklingError as error:
         raise CheckpointMismatchError(f"{Path(path).name} holds more than tensors ({error}).") from None
+    except Exception as error:      # truncated download, not a torch file
+        raise CheckpointMismatchError(f"{Path(path).name} is not a readable torch checkpoint ({error}).") from None
     if not isinstance(state, Mapping) or not all(isinstance(value, torch.Tensor) for value in state.values()):
         raise CheckpointMismatchError(f"{Path(path).name} is not a plain state dict.")
     return {key.removeprefix("module."): value for key, value in state.items()}

@@ -1,20 +1,33 @@
 """Emotion priors: the 256-d vectors that tell DICE-Talk which emotion to render.
 
-DICE-Talk ships one prior per MEAD emotion as `examples/emo/<name>.npy` in its GitHub repository (not on the
-hub). Each file is a numpy object array holding a pickled dict {'mu': float32 (1, 256)}. We never unpickle:
-the files are pinned by SHA-256, and the vector is read from the pickle's opcode listing (pickletools only
-decodes opcodes; nothing is executed). The eight vectors are then cached as a plain .npz and read back with
-allow_pickle=False. A custom emotion is any finite 256-float vector.
+DICE-Talk ships one prior per MEAD emotion as `examples/emo/<name>.npy` in its GitHub repository only: neither
+its hub repository (EEEELY/DICE-Talk holds the weights, not the examples) nor any other hub repository or
+Space serves them. A Space build guarantees the hub alone, so the app never downloads them. They are
+installed once, before the app starts (at image build time, or once by hand into the Space's data folder):
+
+    python -m e3rg_core.generation.dicetalk.emotion_priors [--from FOLDER_WITH_THE_8_NPY] [--data-dir DIR]
+
+which reads the eight files from a folder or downloads them at a pinned commit, checks each against its
+SHA-256, and stores the vectors as a plain .npz in the data folder (E3RG_DATA_DIR). At start-up only that .npz
+is read (load_emotion_priors); without it DICE-Talk does not load, saying how to install them, and the lite
+portrait animates the replies instead.
+
+Each official file is a numpy object array holding a pickled dict {'mu': float32 (1, 256)}. It is never
+unpickled: the vector is read from the pickle's opcode listing (pickletools only decodes opcodes; nothing is
+executed). The .npz is read back with allow_pickle=False. A custom emotion is any finite 256-float vector.
 """
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import os
 import pickletools
+import sys
 import tempfile
 import urllib.error
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -73,29 +86,67 @@ def _download(name: str) -> bytes:
     url = SOURCE_URL.format(name=name)
     try:
         with urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT_S) as response:
-            raw = response.read()
+            return response.read()
     except (urllib.error.URLError, TimeoutError) as error:
         raise EngineUnavailableError(f"The DICE-Talk emotion prior {name} could not be downloaded ({error}).") \
             from None
+
+
+def official_prior(name: str, source: Path | None = None) -> np.ndarray:
+    """One official prior, from source/<name>.npy or downloaded at the pinned commit, checked by SHA-256."""
+    raw = (Path(source) / f"{name}.npy").read_bytes() if source is not None else _download(name)
     if hashlib.sha256(raw).hexdigest() != SHA256[name]:
-        raise CheckpointMismatchError(f"The downloaded emotion prior {name} does not match its pinned SHA-256.")
-    return raw
+        raise CheckpointMismatchError(f"The emotion prior {name}.npy does not match its pinned SHA-256 "
+                                      f"(DICE-Talk commit {SOURCE_COMMIT}).")
+    return parse_official_prior(raw, f"The emotion prior {name}")
 
 
-def load_emotion_priors(cache_dir: Path, local_files_only: bool = False) -> dict[str, np.ndarray]:
-    """The official priors by DICE-Talk emotion name, each float32 (256,); fetched once, then cached."""
-    cache = Path(cache_dir) / CACHE_NAME
+def store_emotion_priors(priors: Mapping[str, np.ndarray], data_dir: Path) -> Path:
+    """Write priors (name -> 256 floats) as the plain .npz that load_emotion_priors reads."""
+    cache = Path(data_dir) / CACHE_NAME
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=cache.parent, suffix=".npz", delete=False) as handle:
+        np.savez(handle, **{name: prior_vector(values) for name, values in priors.items()})
+    os.replace(handle.name, cache)
+    return cache
+
+
+def install_emotion_priors(data_dir: Path, source: Path | None = None) -> Path:
+    """The build step: the eight official priors (from source, else downloaded) stored in data_dir."""
+    return store_emotion_priors({name: official_prior(name, source) for name in SHA256}, data_dir)
+
+
+def load_emotion_priors(data_dir: Path) -> dict[str, np.ndarray]:
+    """The installed priors by DICE-Talk emotion name, each float32 (256,). Never downloads."""
+    cache = Path(data_dir) / CACHE_NAME
     if not cache.is_file():
-        if local_files_only:
-            raise EngineUnavailableError(f"The DICE-Talk emotion priors are not cached at {cache}.")
-        priors = {name: parse_official_prior(_download(name), f"The emotion prior {name}") for name in SHA256}
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=cache.parent, suffix=".npz", delete=False) as handle:
-            np.savez(handle, **priors)
-        os.replace(handle.name, cache)
+        raise EngineUnavailableError(
+            f"DICE-Talk's emotion priors are not installed ({cache} is missing); install them before start-up "
+            "with `python -m e3rg_core.generation.dicetalk.emotion_priors`.")
     with np.load(cache, allow_pickle=False) as stored:
         priors = {name: prior_vector(stored[name]) for name in stored.files}
     missing = set(COARSE_TO_DICETALK_EMOTION.values()) - set(priors)
     if missing:
         raise CheckpointMismatchError(f"The emotion prior cache {cache} lacks {', '.join(sorted(missing))}.")
     return priors
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ...settings import DATA_DIR_VARIABLE, data_dir
+    parser = argparse.ArgumentParser(description="Install DICE-Talk's eight emotion priors for the full tier.")
+    parser.add_argument("--from", dest="source", type=Path,
+                        help="a folder holding the eight official <emotion>.npy files (default: download them)")
+    parser.add_argument("--data-dir", type=Path, help=f"where to store them (default: ${DATA_DIR_VARIABLE} "
+                                                      "or ~/.cache/e3rg)")
+    args = parser.parse_args(argv)
+    try:
+        path = install_emotion_priors(args.data_dir or data_dir(), args.source)
+    except (EngineUnavailableError, CheckpointMismatchError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"DICE-Talk emotion priors installed: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -23,7 +23,8 @@ from torch import nn
 from .audio_projection import AudioProjection
 from .checkpoints import (AUDIO_PROJECTION_WEIGHTS, DICETALK_REPO, EMOTION_MODEL_WEIGHTS, INTERPOLATOR_WEIGHTS,
                           POSE_GUIDER_WEIGHTS, SVD_REPO, SVD_SCHEDULER_CONFIG, SVD_UNET_CONFIG, UNET_WEIGHTS,
-                          WHISPER_REPO, check_loading_info, fetch, load_strict, read_state_dict, snapshot_root)
+                          WHISPER_REPO, check_loading_info, fetch, load_strict, module_configs, read_state_dict,
+                          snapshot_root)
 from .emotion_model import EmotionModel
 from .interpolation import FrameInterpolator, doubled_frame_rate
 from .portrait import SHORT_SIDE, PreparedPortrait, prepare_portrait
@@ -139,10 +140,13 @@ class DiceTalkPipeline:
 
         paths = fetch(local_files_only)
         unet_config = json.loads(paths[SVD_REPO, SVD_UNET_CONFIG].read_text())
+        whisper_root = snapshot_root(paths, WHISPER_REPO)
+        whisper_config = WhisperConfig.from_pretrained(whisper_root)
+        sizes = module_configs(unet_config, whisper_config)
         with torch.device("meta"):
             unet = DiceTalkUNet(**{key: value for key, value in unet_config.items() if not key.startswith("_")})
-            pose_guider, audio_projection = PoseGuider(), AudioProjection()
-            emotion_model, interpolator = EmotionModel(), FrameInterpolator()
+            pose_guider, audio_projection = PoseGuider(sizes.pose_guider), AudioProjection(sizes.audio_projection)
+            emotion_model, interpolator = EmotionModel(sizes.emotion_model), FrameInterpolator()
         for module, name in ((unet, UNET_WEIGHTS), (pose_guider, POSE_GUIDER_WEIGHTS),
                              (audio_projection, AUDIO_PROJECTION_WEIGHTS), (emotion_model, EMOTION_MODEL_WEIGHTS),
                              (interpolator, INTERPOLATOR_WEIGHTS)):
@@ -158,11 +162,10 @@ class DiceTalkPipeline:
         check_loading_info(info, f"{SVD_REPO} image_encoder")
 
         # Only whisper's encoder is used; its weights are loaded strictly and the decoder's are skipped.
-        whisper_root = snapshot_root(paths, WHISPER_REPO)
         whisper_state = load_file(whisper_root / "model.safetensors")
         prefix = "model.encoder." if any(key.startswith("model.encoder.") for key in whisper_state) else "encoder."
         with torch.device("meta"):
-            encoder = WhisperEncoder(WhisperConfig.from_pretrained(whisper_root))
+            encoder = WhisperEncoder(whisper_config)
         load_strict(encoder, {key.removeprefix(prefix): value for key, value in whisper_state.items()
                               if key.startswith(prefix)}, f"{WHISPER_REPO} encoder")
 

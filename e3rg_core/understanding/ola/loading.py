@@ -1,10 +1,12 @@
 """Loading Ola-Omni-7B from its published files, strictly, with the LLM in 4-bit NF4.
 
 Files (Hugging Face hub):
-- THUdyh/Ola-7b: config.json, the safetensors shards (+ index), the Qwen2.5 tokenizer files and, if present,
-  generation_config.json. The shards hold the LLM, OryxViT and both projectors.
+- THUdyh/Ola-7b: config.json, generation_config.json, the four safetensors shards and their index, and the
+  Qwen2.5 tokenizer files (OLA_FILES, fetched by name). The shards hold the LLM, OryxViT, both projectors and
+  a copy of the speech encoders. The repository also holds large-v3.pt and the BEATs file (3.45 GB) and
+  speech_projector.bin, which are never read from it.
 - THUdyh/Ola_speech_encoders: large-v3.pt (OpenAI Whisper, {"dims", "model_state_dict"}) and
-  BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt ({"cfg", "model"}). Like Ola's own loader, the speech
+  BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt ({"cfg", "model", ...}). Like Ola's own loader, the speech
   encoders always come from these two files.
 
 Every key and shape of all three checkpoints is compared with the module built from their configs before
@@ -16,7 +18,6 @@ loader itself: a quantised model is never moved or cast afterwards.
 from __future__ import annotations
 
 import json
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +31,9 @@ OLA_REPO = "THUdyh/Ola-7b"
 SPEECH_REPO = "THUdyh/Ola_speech_encoders"
 WHISPER_FILE = "large-v3.pt"
 BEATS_FILE = "BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt"
-OLA_FILE_PATTERNS = ("*.json", "*.safetensors", "*.txt", "*.model", "*.tiktoken")
+OLA_FILES = ("config.json", "generation_config.json", "model.safetensors.index.json",
+             *(f"model-{index:05d}-of-00004.safetensors" for index in range(1, 5)),
+             "added_tokens.json", "merges.txt", "special_tokens_map.json", "tokenizer_config.json", "vocab.json")
 SPEECH_PREFIX = "model.speech_encoder."
 WHISPER_PREFIX, BEATS_PREFIX = SPEECH_PREFIX + "whisper_model.", SPEECH_PREFIX + "beats_model."
 
@@ -43,21 +46,24 @@ class OlaFiles:
 
 
 def download_ola_files(cache_dir: str | None = None) -> OlaFiles:
-    """Fetch (or find in the hub cache) every file Ola needs."""
-    from huggingface_hub import hf_hub_download, snapshot_download
+    """Fetch (or find in the hub cache) every file Ola needs, each by name."""
+    from huggingface_hub import hf_hub_download
     try:
-        model_dir = snapshot_download(OLA_REPO, allow_patterns=list(OLA_FILE_PATTERNS), cache_dir=cache_dir)
+        model_files = [Path(hf_hub_download(OLA_REPO, name, cache_dir=cache_dir)) for name in OLA_FILES]
         whisper = hf_hub_download(SPEECH_REPO, WHISPER_FILE, cache_dir=cache_dir)
         beats = hf_hub_download(SPEECH_REPO, BEATS_FILE, cache_dir=cache_dir)
     except Exception as error:      # any hub or network failure means the same thing here
         raise EngineUnavailableError(f"Ola-Omni weights could not be fetched: {error}") from error
-    return OlaFiles(Path(model_dir), Path(whisper), Path(beats))
+    return OlaFiles(model_files[0].parent, Path(whisper), Path(beats))
 
 
 def _torch_checkpoint(path: Path) -> dict:
     try:
-        return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
-    except (pickle.UnpicklingError, RuntimeError, OSError) as error:
+        try:
+            return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+        except RuntimeError:    # a checkpoint saved before torch's zip format cannot be memory-mapped
+            return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:      # truncated download, foreign pickle content, not a torch file
         raise CheckpointMismatchError(f"{path.name} is not a loadable tensor checkpoint: {error}") from error
 
 
