@@ -1,0 +1,30 @@
+"""The full tier's hub rehearsal: every file its loaders read, written as tiny random models under the official
+repository ids, names, formats and layouts into a private hub cache, then each full engine loaded from that
+cache by its real loader on the CPU, with the network off.
+
+    bash scripts/rehearse_full_tier.sh          (= .venv/bin/python -m e3rg_core.hub_rehearsal)
+
+- tiny.py: the tiny configurations, and the local-folder checkpoint writers the tests and gpu_smoke use;
+- qwen_tokenizer.py: Qwen2.5 tokenizer files cut from a BPE that ships in a package;
+- fake_repos.py: one writer per hub repository;
+- cache.py: build_cache(cache) writes hub_files() (or any list of files) in huggingface_hub's cache layout;
+- check.py: check_loaders(root) loads every full engine from the cache; __main__.py runs both.
+
+This module imports nothing heavy: rehearsal_environment() must be applied before huggingface_hub is imported,
+which reads its variables once.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+HUB_FOLDER = "hub"          # root/hub: the private hub cache
+DATA_FOLDER = "data"        # root/data: the app's data folder (avatars, DICE-Talk's installed emotion priors)
+
+
+def rehearsal_environment(root: Path) -> dict[str, str]:
+    """The variables under which the app and the loaders read only the rehearsal's files: the private hub cache
+    (offline), and the rehearsal's own data folder."""
+    from ..settings import DATA_DIR_VARIABLE
+    root = Path(root)
+    return {"HF_HUB_CACHE": str(root / HUB_FOLDER), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+            "HF_HUB_DISABLE_TELEMETRY": "1", DATA_DIR_VARIABLE: str(root / DATA_FOLDER)}

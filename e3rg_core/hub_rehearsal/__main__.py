@@ -1,0 +1,33 @@
+"""python -m e3rg_core.hub_rehearsal [--root DIR]: the full tier's hub rehearsal (see __init__.py). Its last
+output line is one JSON object; it exits 1 when any step failed."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from . import rehearsal_environment
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Rehearse the full tier's loading from a fake hub, offline.")
+    parser.add_argument("--root", type=Path, help="an empty folder to work in (default: a temporary one, removed)")
+    args = parser.parse_args(argv)
+    root = args.root or Path(tempfile.mkdtemp(prefix="e3rg-rehearsal-"))
+    os.environ.update(rehearsal_environment(root))     # before anything imports huggingface_hub
+    from .run import rehearse
+    try:
+        report = rehearse(root)
+    finally:
+        if args.root is None:
+            shutil.rmtree(root, ignore_errors=True)
+    print(json.dumps(report), flush=True)
+    return 0 if report["passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
