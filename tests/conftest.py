@@ -1,10 +1,5 @@
 """Fixtures shared by several test files."""
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-GPU_SMOKE_SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gpu_smoke.py"
 
 
 @pytest.fixture(scope="module")
@@ -16,12 +11,3 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(previous)
-
-
-@pytest.fixture(scope="session")
-def gpu_smoke():
-    """scripts/gpu_smoke.py as a module: its tiny checkpoint writers are shared with the tests."""
-    spec = importlib.util.spec_from_file_location("gpu_smoke", GPU_SMOKE_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

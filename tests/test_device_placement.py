@@ -33,6 +33,7 @@ from e3rg_core.generation.openvoice.converter import ToneColorConverter, ToneCol
 from e3rg_core.generation.openvoice.modules import fold_weight_norm, sequence_mask
 from e3rg_core.generation.openvoice.synthesizer import (NOISE_SCALE_W, BaseSpeakerNet, BaseSpeakerTTS,
                                                         monotonic_alignment)
+from e3rg_core.hub_rehearsal import tiny
 from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
 from e3rg_core.understanding.ola.model import OlaForCausalLM
 from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
@@ -85,12 +86,12 @@ def test_cuda_rules_refuse_what_meta_alone_lets_through():
 # Ola-Omni ---------------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def ola(gpu_smoke) -> OlaForCausalLM:
+def ola() -> OlaForCausalLM:
     """The tiny Ola in the dtypes load_ola gives the real one: bf16 (Whisper too), BEATs fp32."""
-    settings = {key: value for key, value in gpu_smoke.TINY_OLA_LLM.items() if key != "vision_config"}
-    config = build_config(settings, WhisperEncoderConfig.from_dims(gpu_smoke.TINY_WHISPER_DIMS),
-                          BeatsConfig.from_checkpoint_cfg(gpu_smoke.TINY_BEATS_CFG),
-                          OryxViTConfig(**gpu_smoke.TINY_OLA_LLM["vision_config"]))
+    settings = {key: value for key, value in tiny.TINY_OLA_LLM.items() if key != "vision_config"}
+    config = build_config(settings, WhisperEncoderConfig.from_dims(tiny.TINY_WHISPER_DIMS),
+                          BeatsConfig.from_checkpoint_cfg(tiny.TINY_BEATS_CFG),
+                          OryxViTConfig(**tiny.TINY_OLA_LLM["vision_config"]))
     with META:
         model = OlaForCausalLM(config).to(torch.bfloat16)
     model.model.speech_encoder.beats_model.float()
@@ -125,14 +126,14 @@ def test_ola_decoder_on_spliced_features(ola):
 
 # Qwen2.5-Omni voter -------------------------------------------------------------------------------------------
 
-def test_qwen_omni_inputs_reach_the_thinker_in_its_tower_dtypes(gpu_smoke):
+def test_qwen_omni_inputs_reach_the_thinker_in_its_tower_dtypes():
     """The thinker is transformers' own, and its towers read lengths with tolist(), which meta cannot answer. Ours
     are the inputs: all on the model's device, the features in the towers' dtype."""
     from transformers import Qwen2_5OmniThinkerForConditionalGeneration, WhisperFeatureExtractor
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
-    tokenizer = gpu_smoke.tiny_bpe(gpu_smoke.OMNI_TOKENS)
+    tokenizer = tiny.tiny_bpe(tiny.OMNI_TOKENS)
     with META:
-        thinker = Qwen2_5OmniThinkerForConditionalGeneration(gpu_smoke.tiny_omni_config(tokenizer))
+        thinker = Qwen2_5OmniThinkerForConditionalGeneration(tiny.tiny_omni_config(tokenizer))
     voter = QwenOmniVoter(thinker.to(torch.bfloat16), tokenizer,
                           WhisperFeatureExtractor(feature_size=128, sampling_rate=16_000),
                           Qwen2VLImageProcessorPil(min_pixels=56 * 56, max_pixels=28 * 28 * 16, patch_size=14,
@@ -150,8 +151,8 @@ def test_qwen_omni_inputs_reach_the_thinker_in_its_tower_dtypes(gpu_smoke):
 # OpenVoice --------------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def openvoice_configs(gpu_smoke) -> tuple[dict, dict]:
-    return gpu_smoke.tiny_openvoice_configs()
+def openvoice_configs() -> tuple[dict, dict]:
+    return tiny.tiny_openvoice_configs()
 
 
 @pytest.fixture(scope="module")

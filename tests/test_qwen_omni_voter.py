@@ -12,6 +12,7 @@ from e3rg_core.contracts import Utterance
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.contracts import AudioClip, UnderstandingRequest, VideoClip
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
+from e3rg_core.hub_rehearsal import tiny
 from e3rg_core.understanding.prompts import parse_emotion
 from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, VOTE_FRAMES, QwenOmniVoter
 
@@ -22,8 +23,8 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(scope="module")
-def tiny_dir(tmp_path_factory, gpu_smoke) -> Path:
-    return gpu_smoke.write_tiny_omni(tmp_path_factory.mktemp("tiny_omni"))
+def tiny_dir(tmp_path_factory) -> Path:
+    return tiny.write_tiny_omni(tmp_path_factory.mktemp("tiny_omni"))
 
 
 @pytest.fixture(scope="module", params=[False, True], ids=["bf16", "nf4"])
@@ -123,10 +124,9 @@ def test_a_checkpoint_missing_a_weight_is_refused(tiny_dir, tmp_path):
         QwenOmniVoter.from_pretrained(tmp_path, device="cpu", quantize=False)
 
 
-def test_a_tokenizer_without_the_media_tokens_is_refused(tiny_dir, gpu_smoke):
-    smoke = gpu_smoke
+def test_a_tokenizer_without_the_media_tokens_is_refused(tiny_dir):
     voter = QwenOmniVoter.from_pretrained(tiny_dir, device="cpu", quantize=False)
-    chat_only = smoke.tiny_bpe(smoke.CHATML_TOKENS)
+    chat_only = tiny.tiny_bpe(tiny.CHATML_TOKENS)
     with pytest.raises(CheckpointMismatchError, match="tokenizer"):
         QwenOmniVoter(voter.model, chat_only, voter.feature_extractor, voter.image_processor)
 

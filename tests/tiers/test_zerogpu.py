@@ -20,6 +20,7 @@ from e3rg_core.generation.dicetalk import estimate_gpu_seconds
 from e3rg_core.generation.dicetalk.portrait import SHORT_SIDE
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
+from e3rg_core.hub_rehearsal import tiny
 from e3rg_core.media import write_mp4, write_wav
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.runner import (FramesStored, HandedOver, ResponseRequest, SpeechMade, Stage, Tier, TurnJob,
@@ -52,14 +53,14 @@ def lite() -> Tier:
 
 
 @pytest.fixture(scope="module")
-def loaded(tmp_path_factory, gpu_smoke) -> FullEngines:
+def loaded(tmp_path_factory) -> FullEngines:
     """Every full engine 'loaded': tiny Ola and Qwen, with lite speech and video standing in for the GPU ones."""
     root = tmp_path_factory.mktemp("tiny")
     (root / "ola").mkdir()
     (root / "omni").mkdir()
-    return FullEngines("cpu", ola=OlaRuntime.from_pretrained(gpu_smoke.write_tiny_ola(root / "ola"), device="cpu",
+    return FullEngines("cpu", ola=OlaRuntime.from_pretrained(tiny.write_tiny_ola(root / "ola"), device="cpu",
                                                              quantize=False),
-                       qwen=QwenOmniVoter.from_pretrained(gpu_smoke.write_tiny_omni(root / "omni"), device="cpu",
+                       qwen=QwenOmniVoter.from_pretrained(tiny.write_tiny_omni(root / "omni"), device="cpu",
                                                           quantize=False),
                        speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
 
