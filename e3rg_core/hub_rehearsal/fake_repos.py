@@ -255,13 +255,14 @@ def write_openvoice(folder: Path, seed: int) -> None:
 
 # -- stabilityai/stable-video-diffusion-img2vid-xt, EEEELY/DICE-Talk, openai/whisper-tiny --------------------
 def svd_unet_config() -> dict:
-    """SVD-xt's unet/config.json with the widths shrunk (block types, layer layout and frame count kept)."""
+    """SVD-xt's unet/config.json with the widths shrunk (block types, frame count, and the widening after the first
+    block that gives resnets their shortcut convolutions kept)."""
     return {"_class_name": "UNetSpatioTemporalConditionModel", "_diffusers_version": "0.24.0.dev0",
             "_name_or_path": "/home/user/.cache/huggingface/hub/models--diffusers--svd-xt/snapshots/x/unet",
-            "addition_time_embed_dim": 8, "block_out_channels": [32, 32, 32, 32],
+            "addition_time_embed_dim": 8, "block_out_channels": [32, 64, 64, 64],
             "cross_attention_dim": TINY_CROSS_ATTENTION,
             "down_block_types": ["CrossAttnDownBlockSpatioTemporal"] * 3 + ["DownBlockSpatioTemporal"],
-            "in_channels": 8, "layers_per_block": 1, "num_attention_heads": [2, 2, 2, 2], "num_frames": 25,
+            "in_channels": 8, "layers_per_block": 1, "num_attention_heads": [2, 4, 4, 4], "num_frames": 25,
             "out_channels": 4, "projection_class_embeddings_input_dim": 24, "sample_size": 96,
             "transformer_layers_per_block": 1,
             "up_block_types": ["UpBlockSpatioTemporal"] + ["CrossAttnUpBlockSpatioTemporal"] * 3}

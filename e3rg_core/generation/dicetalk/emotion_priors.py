@@ -121,8 +121,8 @@ def load_emotion_priors(data_dir: Path) -> dict[str, np.ndarray]:
     cache = Path(data_dir) / CACHE_NAME
     if not cache.is_file():
         raise EngineUnavailableError(
-            f"DICE-Talk's emotion priors are not installed ({cache} is missing); install them before start-up "
-            "with `python -m e3rg_core.generation.dicetalk.emotion_priors`.")
+            "DICE-Talk's emotion priors are not installed: run `python -m e3rg_core.generation.dicetalk."
+            f"emotion_priors` before start-up (no {cache}).")
     with np.load(cache, allow_pickle=False) as stored:
         priors = {name: prior_vector(stored[name]) for name in stored.files}
     missing = set(COARSE_TO_DICETALK_EMOTION.values()) - set(priors)

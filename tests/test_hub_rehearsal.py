@@ -1,0 +1,215 @@
+"""The full tier's hub rehearsal (e3rg_core.hub_rehearsal): a private hub cache in huggingface_hub's own layout,
+holding exactly the files hub_files() lists, written like the official ones; every full engine loads from it
+with its own loader, offline; and a missing file leaves only its engine unavailable, with the reason."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from e3rg_core.errors import CheckpointMismatchError
+from e3rg_core.generation.dicetalk.audio_projection import AudioProjectionConfig
+from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO, module_configs
+from e3rg_core.generation.dicetalk.emotion_model import EmotionModelConfig
+from e3rg_core.generation.dicetalk.pose_guider import PoseGuiderConfig
+from e3rg_core.generation.openvoice.checkpoints import V1_REPO
+from e3rg_core.hub_rehearsal import fake_repos, rehearsal_environment
+from e3rg_core.hub_rehearsal.cache import FakeHubError, build_cache, repo_folder
+from e3rg_core.hub_rehearsal.run import network_off
+from e3rg_core.tiers.full import hub_files
+from e3rg_core.understanding.ola.loading import (BEATS_FILE, OLA_REPO, SPEECH_REPO, WHISPER_FILE, OlaFiles,
+                                                  load_ola)
+from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
+ENGINES = {"Ola-Omni", "Qwen2.5-Omni", "OpenVoice", "DICE-Talk"}
+
+
+def rehearse(root: Path, files: list | None, priors: bool = True) -> dict:
+    """prepare + check_loaders in a fresh process under rehearsal_environment(root) (huggingface_hub reads it
+    once, at import): cache holding `files` (None: hub_files()), DICE-Talk's priors installed or not."""
+    code = f"""
+import json, sys
+from pathlib import Path
+from e3rg_core.hub_rehearsal.cache import timed_build
+from e3rg_core.hub_rehearsal.run import check_loaders, write_emotion_priors
+root = Path(sys.argv[1])
+files = json.loads(sys.argv[2])
+cache = timed_build(root / "hub", None if files is None else [tuple(file) for file in files])
+if {priors}:
+    write_emotion_priors(root / "data")
+print(json.dumps({{"cache": cache, "loaders": check_loaders(root)}}))
+"""
+    env = {**os.environ, **rehearsal_environment(root)}
+    env.pop("E3RG_TIER", None)
+    run = subprocess.run([sys.executable, "-c", code, str(root), json.dumps(files)], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-4000:]
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_every_full_engine_loads_offline_from_a_cache_holding_only_the_listed_files(tmp_path):
+    report = rehearse(tmp_path, None)
+    cache, loaders = report["cache"], report["loaders"]
+    listed = hub_files()
+    assert cache["files"] == len(listed) == len(set(listed))
+    assert {(repo, name) for repo, names in cache["written"].items() for name in names} == set(listed)
+    assert cache["bytes"] < 100e6 and cache["seconds"] < 60
+    assert set(loaders) == ENGINES
+    assert all("error" not in result for result in loaders.values()), loaders
+    # Both LLMs are quantised by their loaders, as on the GPU.
+    assert loaders["Ola-Omni"]["linear4bit"] > 0 and loaders["Qwen2.5-Omni"]["linear4bit"] > 0
+
+
+def test_a_missing_repository_file_or_prior_leaves_only_its_engine_unavailable_and_says_why(tmp_path):
+    dropped = {(OLA_REPO, "model-00003-of-00004.safetensors"),
+               (V1_REPO, "checkpoints/base_speakers/EN/en_style_se.pth")}
+    files = [file for file in hub_files() if file not in dropped and file[0] != QWEN_OMNI_REPO]
+    loaders = rehearse(tmp_path, files, priors=False)["loaders"]
+    assert set(loaders) == ENGINES and all("error" in result for result in loaders.values()), loaders
+    assert loaders["Ola-Omni"]["error"].startswith("EngineUnavailableError: Ola-Omni weights could not be fetched")
+    assert "Qwen2.5-Omni-7B are not available" in loaders["Qwen2.5-Omni"]["error"]
+    assert "EN/en_style_se.pth is not available" in loaders["OpenVoice"]["error"]
+    assert "python -m e3rg_core.generation.dicetalk.emotion_priors" in loaders["DICE-Talk"]["error"]
+
+
+def test_the_cache_is_laid_out_as_huggingface_hub_lays_out_its_own(tmp_path):
+    from huggingface_hub import hf_hub_download, snapshot_download
+    files = [(V1_REPO, "checkpoints/converter/config.json"), (V1_REPO, "checkpoints/converter/checkpoint.pth")]
+    assert build_cache(tmp_path, files) == {V1_REPO: sorted(name for _, name in files)}
+    folder = repo_folder(tmp_path, V1_REPO)
+    commit = (folder / "refs" / "main").read_text()
+    assert re.fullmatch(r"[0-9a-f]{40}", commit)
+    for _, name in files:
+        path = Path(hf_hub_download(V1_REPO, name, cache_dir=tmp_path, local_files_only=True))
+        assert path == folder / "snapshots" / commit / name and path.is_symlink()
+        assert not Path(os.readlink(path)).is_absolute()
+        data = path.read_bytes()
+        # Large (LFS) files are stored under their sha256, small ones under their git blob id.
+        blob = (hashlib.sha256(data).hexdigest() if name.endswith(".pth")
+                else hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest())
+        assert path.resolve() == (folder / "blobs" / blob).resolve()
+    snapshot = Path(snapshot_download(V1_REPO, cache_dir=tmp_path, local_files_only=True))
+    assert sorted(p.relative_to(snapshot).as_posix() for p in snapshot.rglob("*") if p.is_file()) == \
+        sorted(name for _, name in files)
+
+
+def test_the_fake_hub_refuses_what_it_cannot_write(tmp_path):
+    with pytest.raises(FakeHubError, match="no repository"):
+        build_cache(tmp_path, [("someone/else", "config.json")])
+    with pytest.raises(FakeHubError, match="does not make"):
+        build_cache(tmp_path, [(DICETALK_REPO, "DICE-Talk/not_a_checkpoint.pth")])
+
+
+def test_hub_files_name_every_file_and_none_of_ola_7b_s_copy_of_the_speech_encoders():
+    files = hub_files()
+    assert all(name for _, name in files)
+    assert not [name for repo, name in files if repo == OLA_REPO and name.endswith((".pt", ".bin"))]
+    assert {(SPEECH_REPO, WHISPER_FILE), (SPEECH_REPO, BEATS_FILE)} <= set(files)
+
+
+def test_the_rehearsal_refuses_connections_that_leave_the_machine():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with network_off():
+            with pytest.raises(ConnectionRefusedError, match="offline"):
+                socket.create_connection(("192.0.2.1", 443), timeout=1)
+            with socket.create_connection(server.getsockname(), timeout=1):
+                pass
+
+
+def test_ola_reads_speech_encoders_saved_in_the_legacy_pickle_format(tmp_path):
+    """torch.load(mmap=True) refuses the pre-zip format; the loader falls back to a plain weights-only load."""
+    model_dir, speech = tmp_path / "ola", tmp_path / "speech"
+    for folder, write in ((model_dir, fake_repos.write_ola_7b), (speech, fake_repos.write_ola_speech_encoders)):
+        folder.mkdir()
+        write(folder, 0)
+    for name in (WHISPER_FILE, BEATS_FILE):
+        content = torch.load(speech / name, weights_only=True)
+        torch.save(content, speech / name, _use_new_zipfile_serialization=False)
+    with pytest.raises(RuntimeError, match="mmap"):
+        torch.load(speech / WHISPER_FILE, weights_only=True, mmap=True)
+    model = load_ola(OlaFiles(model_dir, speech / WHISPER_FILE, speech / BEATS_FILE), device="cpu", quantize=False)
+    assert not any(tensor.is_meta for tensor in model.state_dict().values())
+    (speech / BEATS_FILE).write_bytes(b"not a checkpoint")
+    with pytest.raises(CheckpointMismatchError, match=BEATS_FILE):
+        load_ola(OlaFiles(model_dir, speech / WHISPER_FILE, speech / BEATS_FILE), device="cpu", quantize=False)
+
+
+def test_dicetalk_sizes_its_modules_from_the_official_configs_as_upstream_hard_codes_them():
+    inference = GOLDEN / "dicetalk" / "inference_config.json"
+    if not inference.is_file():
+        pytest.skip(f"DICE-Talk golden data not found at {inference}")
+    from transformers import WhisperConfig
+    # WhisperConfig's defaults are openai/whisper-tiny's (d_model 384, 4 encoder layers).
+    sizes = module_configs(json.loads(inference.read_text())["svd_xt_unet_config"], WhisperConfig())
+    assert (sizes.pose_guider, sizes.audio_projection, sizes.emotion_model) == \
+        (PoseGuiderConfig(), AudioProjectionConfig(), EmotionModelConfig())
+
+
+# -- key names of the written files against the full-size manifests (layer numbers aside) ------------------------
+def patterns(keys) -> set[str]:
+    return {re.sub(r"\.\d+(?=\.|$)", ".N", key) for key in keys}
+
+
+def manifest_keys(path: Path) -> list[str]:
+    keys = json.loads(path.read_text())["keys"]
+    return list(keys) if isinstance(keys, dict) else [entry["key"] for entry in keys]
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("fake_repos")
+    folders = {}
+    for repo in fake_repos.FAKE_REPOS:
+        folders[repo.repo_id] = root / repo.repo_id.replace("/", "--")
+        folders[repo.repo_id].mkdir()
+        repo.write(folders[repo.repo_id], 0)
+    return folders
+
+
+def shard_keys(folder: Path) -> list[str]:
+    return list(json.loads((folder / "model.safetensors.index.json").read_text())["weight_map"])
+
+
+def torch_keys(path: Path, entry: str | None = None, prefix: str = "") -> list[str]:
+    content = torch.load(path, weights_only=True)
+    return [prefix + key for key in (content[entry] if entry else content)]
+
+
+SPEECH_ENCODERS = "model.speech_encoder."
+# (manifest, the written keys, the part of the manifest they hold)
+MANIFESTS = [
+    ("ola/ola7b_keys.json", lambda w: shard_keys(w[OLA_REPO]), ""),
+    ("ola/ola7b_keys.json", lambda w: [
+        *(key.replace("encoder.", "model.speech_encoder.whisper_model.", 1)
+          for key in torch_keys(w[SPEECH_REPO] / WHISPER_FILE, "model_state_dict") if key.startswith("encoder.")),
+        *torch_keys(w[SPEECH_REPO] / BEATS_FILE, "model", "model.speech_encoder.beats_model.")], SPEECH_ENCODERS),
+    ("openvoice/base_speaker_en_keys.json",
+     lambda w: torch_keys(w[V1_REPO] / "checkpoints/base_speakers/EN/checkpoint.pth", "model"), ""),
+    ("openvoice/converter_v1_keys.json",
+     lambda w: torch_keys(w[V1_REPO] / "checkpoints/converter/checkpoint.pth", "model"), ""),
+    ("dicetalk/unet_keys.json", lambda w: torch_keys(w[DICETALK_REPO] / "DICE-Talk/unet.pth"), ""),
+    ("dicetalk/audio_proj_keys.json", lambda w: torch_keys(w[DICETALK_REPO] / "DICE-Talk/audio_linear.pth"), ""),
+    ("dicetalk/emotion_keys.json", lambda w: torch_keys(w[DICETALK_REPO] / "DICE-Talk/emo_model.pth"), ""),
+    ("dicetalk/pose_guider_keys.json", lambda w: torch_keys(w[DICETALK_REPO] / "DICE-Talk/pose_guider.pth"), ""),
+]
+
+
+@pytest.mark.parametrize("manifest,keys,part", MANIFESTS, ids=[f"{m}-{i}" for i, (m, *_) in enumerate(MANIFESTS)])
+def test_written_checkpoints_use_the_full_size_key_names(written, manifest, keys, part):
+    path = GOLDEN / manifest
+    if not path.is_file():
+        pytest.skip(f"key manifest not found at {path}")
+    assert patterns(keys(written)) == patterns(key for key in manifest_keys(path) if key.startswith(part))
