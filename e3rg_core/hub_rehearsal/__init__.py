@@ -8,7 +8,8 @@ cache by its real loader on the CPU, with the network off.
 - qwen_tokenizer.py: Qwen2.5 tokenizer files cut from a BPE that ships in a package;
 - fake_repos.py: one writer per hub repository;
 - cache.py: build_cache(cache) writes hub_files() (or any list of files) in huggingface_hub's cache layout;
-- check.py: check_loaders(root) loads every full engine from the cache; __main__.py runs both.
+- run.py: prepare(root) writes the cache and the emotion priors, check_loaders(root) loads every full engine
+  from them with the full tier's own loaders, rehearse(root) runs both; __main__.py prints its report.
 
 This module imports nothing heavy: rehearsal_environment() must be applied before huggingface_hub is imported,
 which reads its variables once.

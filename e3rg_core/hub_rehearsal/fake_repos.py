@@ -66,7 +66,7 @@ def write_shards(state: dict[str, torch.Tensor], folder: Path, count: int) -> No
 
 def generation_config(bpe, **sampling) -> dict:
     return {"bos_token_id": bpe.id("<|endoftext|>"), "eos_token_id": [bpe.id("<|im_end|>"), bpe.id("<|endoftext|>")],
-            "pad_token_id": bpe.id("<|endoftext|>"), **sampling, "transformers_version": "4.43.4"}
+            "pad_token_id": bpe.id("<|endoftext|>"), **sampling}
 
 
 # -- THUdyh/Ola-7b and THUdyh/Ola_speech_encoders -------------------------------------------------------------
@@ -92,7 +92,8 @@ def tiny_ola_state(seed: int) -> dict[str, torch.Tensor]:
     from ..understanding.ola.model import OlaForCausalLM
     settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
     config = build_config({**settings, "vocab_size": TINY_VOCAB}, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
-                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG), OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
+                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG),
+                          OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
     torch.manual_seed(seed)
     return OlaForCausalLM(config).state_dict()
 
@@ -184,7 +185,8 @@ def tiny_omni_full_config(bpe):
                         enc_attention_channels=16, enc_se_channels=16, look_ahead_layers=[1],
                         look_backward_layers=[0], num_embeds=8448),
         bigvgan_config=dict(mel_dim=80, upsample_initial_channel=32, upsample_rates=[4, 4],
-                            upsample_kernel_sizes=[8, 8], resblock_kernel_sizes=[3], resblock_dilation_sizes=[[1, 3, 5]]))
+                            upsample_kernel_sizes=[8, 8], resblock_kernel_sizes=[3],
+                            resblock_dilation_sizes=[[1, 3, 5]]))
     return Qwen2_5OmniConfig(thinker_config=thinker, talker_config=talker, token2wav_config=token2wav,
                              enable_audio_output=True)
 
