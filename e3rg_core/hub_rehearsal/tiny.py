@@ -1,7 +1,7 @@
 """Tiny random checkpoints of the ported models, written in the file layouts their loaders read from a local
 folder: the Qwen2.5-Omni thinker (save_pretrained), Ola-Omni (config.json + safetensors + tokenizer, Whisper's
 and BEATs' .pt files) and OpenVoice V1 (root/<repo_id>/<filename>). scripts/gpu_smoke.py runs them on CUDA;
-the tests build their models with them. The tiny sizes here are also what the fake hub (hub.py) shrinks the
+the tests build their models with them. The tiny sizes here are also what the fake hub (fake_repos.py) shrinks the
 official configurations to.
 """
 from __future__ import annotations
