@@ -33,6 +33,10 @@ FINE_TO_COARSE: dict[str, str] = {
 
 FINE_LABELS: tuple[str, ...] = tuple(FINE_TO_COARSE)
 
+# The four fine words that are MEAD's and not EmpatheticDialogues'; no ED conversation carries them.
+MEAD_ONLY_LABELS: tuple[str, ...] = ("neutral", "happy", "fear", "contempt")
+ED_LABELS: tuple[str, ...] = tuple(label for label in FINE_LABELS if label not in MEAD_ONLY_LABELS)
+
 # AvaMERG annotations use words outside the 36; these are their nearest candidates (after AvaMERG's own
 # normalisation table, minus its slips such as "confused -> jealous") plus common noun/adjective forms.
 _ALIASES: dict[str, str] = {

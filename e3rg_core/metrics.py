@@ -38,3 +38,13 @@ def coarse_confusion(predicted: Sequence[str], gold: Sequence[str]) -> dict[str,
     for p, g in zip(predicted, gold, strict=True):
         counts[coarse_of(g)][coarse_of(p)] += 1
     return counts
+
+
+def macro_f1(predicted: Sequence[str], gold: Sequence[str], labels: Sequence[str]) -> float:
+    """Unweighted mean over labels of F1 (a label never predicted nor gold counts as 0, as in scikit-learn)."""
+    scores = []
+    for label in labels:
+        hits = sum(p == g == label for p, g in zip(predicted, gold, strict=True))
+        guessed, actual = sum(p == label for p in predicted), sum(g == label for g in gold)
+        scores.append(2 * hits / (guessed + actual) if guessed + actual else 0.0)
+    return sum(scores) / len(scores) if scores else 0.0

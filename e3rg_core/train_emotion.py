@@ -1,0 +1,345 @@
+"""Train the lite tier's text emotion head on EmpatheticDialogues, and convert ED files to the AvaMERG layout.
+
+    python -m e3rg_core.train_emotion --data DIR [--out HEAD.safetensors]
+    python -m e3rg_core.train_emotion --convert DIR/valid.csv --out DIR/valid.json
+
+DIR holds ED's train and valid splits, never its test split: train.csv (ED's own utterance layout) or, where only
+situations could be had, train_situations.csv (text,aug_text,label); and valid.csv in ED's own layout or the
+utterance layout conv_id,utterance_idx,prompt,utterance,label. Commas may be written `_comma_` (ED's escape).
+The training examples are every speaker-ending prefix of each train conversation (or each situation and its
+paraphrase), labelled with the conversation's emotion. Everything chosen here -- the head's kind and
+regularisation, how the turn is read, the softmax temperature and the two text voters' weights -- is chosen on
+valid. Embeddings are cached under DIR/cache, so a retrain re-embeds nothing. See
+e3rg_core/understanding/MODEL_CARD.md.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.metadata
+import itertools
+import json
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .contracts import Dialogue, Profile, Turn, Utterance
+from .dialogue import save_dialogues
+from .emotions import ED_LABELS
+from .errors import DialogueFormatError
+from .metrics import coarse_confusion, fine_accuracy, hit_rate, macro_f1
+
+# The integer order of the ED label column in the fetched utterance/situation files (the ChaShaoAn and HypEmo
+# copies named in MODEL_CARD.md share it; checked against a copy that names each conversation's emotion).
+ED_LABEL_ORDER: tuple[str, ...] = (
+    "sad", "trusting", "terrified", "caring", "disappointed", "faithful", "joyful", "jealous", "disgusted",
+    "surprised", "ashamed", "afraid", "impressed", "sentimental", "devastated", "excited", "anticipating", "annoyed",
+    "anxious", "furious", "content", "lonely", "angry", "confident", "apprehensive", "guilty", "embarrassed",
+    "grateful", "hopeful", "proud", "prepared", "nostalgic",
+)
+assert sorted(ED_LABEL_ORDER) == sorted(ED_LABELS)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    conv_id: str
+    emotion: str
+    situation: str
+    utterances: tuple[str, ...]     # in order; the speaker (the situation's author) says the odd-numbered ones
+
+
+def _unescape(text: str) -> str:
+    return text.replace("_comma_", ",").strip()
+
+
+def _label(raw: str, where: str) -> str:
+    raw = raw.strip()
+    if raw.isdigit() and int(raw) < len(ED_LABEL_ORDER):
+        return ED_LABEL_ORDER[int(raw)]
+    if raw in ED_LABELS:
+        return raw
+    raise DialogueFormatError(f"{where}: unknown emotion label {raw!r}.")
+
+
+def read_conversations(path: Path) -> list[Conversation]:
+    """ED conversations from a utterance-per-line CSV. ED never quotes a field (commas are `_comma_`), so a line is
+    split on commas; lines with too few fields or a non-numeric utterance index are skipped, as are the stray
+    commas of ED's malformed lines, which only ever spill into the trailing columns."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise DialogueFormatError(f"{path.name} is empty.")
+    header = lines[0].strip().split(",")
+    if header[:6] == ["conv_id", "utterance_idx", "context", "prompt", "speaker_idx", "utterance"]:
+        columns = {"label": 2, "prompt": 3, "utterance": 5}
+    elif header[:5] == ["conv_id", "utterance_idx", "prompt", "utterance", "label"]:
+        columns = {"prompt": 2, "utterance": 3, "label": 4}
+    else:
+        raise DialogueFormatError(f"{path.name}: unknown header {lines[0][:80]!r}.")
+    width = max(columns.values()) + 1
+    by_conv: dict[str, dict] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split(",")
+        if len(fields) < width or not fields[1].strip().isdigit():
+            continue
+        conv = by_conv.setdefault(fields[0], {"label": _label(fields[columns["label"]], f"{path.name}:{number}"),
+                                              "prompt": _unescape(fields[columns["prompt"]]), "turns": {}})
+        conv["turns"][int(fields[1])] = _unescape(fields[columns["utterance"]])
+    conversations = []
+    for conv_id, conv in by_conv.items():
+        ordered = [conv["turns"][i] for i in sorted(conv["turns"])]
+        if sorted(conv["turns"]) == list(range(1, len(ordered) + 1)) and ordered[0]:
+            conversations.append(Conversation(conv_id, conv["label"], conv["prompt"], tuple(ordered)))
+    return conversations
+
+
+def read_situations(path: Path) -> list[tuple[str, str, str]]:
+    """(situation, paraphrase, emotion) rows of a text,aug_text,label CSV."""
+    import csv
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or rows[0][:3] != ["text", "aug_text", "label"]:
+        raise DialogueFormatError(f"{path.name}: expected the header text,aug_text,label.")
+    return [(row[0].strip(), row[1].strip(), _label(row[2], f"{path.name}:{n}"))
+            for n, row in enumerate(rows[1:], start=2) if len(row) >= 3 and row[0].strip()]
+
+
+def histories(conversation: Conversation) -> list[tuple[Utterance, ...]]:
+    """Every prefix of the conversation that ends with a speaker utterance."""
+    utterances = tuple(Utterance(i, "speaker" if i % 2 == 0 else "listener", text)
+                       for i, text in enumerate(conversation.utterances))
+    return [utterances[:end + 1] for end in range(0, len(utterances), 2)]
+
+
+def to_dialogue(conversation: Conversation) -> Dialogue:
+    """AvaMERG layout: one turn per speaker utterance, answered by the next listener utterance (none after the
+    last one when the speaker had the last word). The situation stays out of `context`: no voter may read it."""
+    turns = []
+    for number, history in enumerate(histories(conversation)):
+        end = history[-1].index + 1
+        response = conversation.utterances[end] if end < len(conversation.utterances) else None
+        turns.append(Turn(str(number), history, "", response, {"speaker_emotion": conversation.emotion}))
+    return Dialogue(conversation.conv_id, tuple(turns), Profile(), Profile(), "")
+
+
+# -- embeddings, cached ------------------------------------------------------------------------------------------
+
+class EmbeddingCache:
+    """Unit embeddings of texts, kept in DIR/cache keyed by the encoder's version and the exact texts."""
+
+    def __init__(self, folder: Path):
+        from .understanding.situation_voter import ENCODER_PACKAGE
+        from .understanding.text_emotion import shared_encoder
+        self.folder, self.encoder = folder, shared_encoder()
+        self.version = f"{ENCODER_PACKAGE} {importlib.metadata.version(ENCODER_PACKAGE)}"
+
+    def __call__(self, texts: list[str], name: str) -> np.ndarray:
+        unique = sorted(set(texts))
+        key = hashlib.sha256("\n".join([self.version, *unique]).encode()).hexdigest()[:16]
+        path = self.folder / f"{name}-{key}.npy"
+        if path.is_file():
+            table = np.load(path, allow_pickle=False)
+        else:
+            from tqdm import tqdm
+            # batches of similar length waste little on padding
+            order = sorted(range(len(unique)), key=lambda i: len(unique[i]))
+            table = np.empty((len(unique), self.encoder.model.config.hidden_size), dtype=np.float32)
+            for start in tqdm(range(0, len(order), 64), desc=f"embedding {name}"):
+                batch = order[start:start + 64]
+                table[batch] = self.encoder([unique[i] for i in batch])
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(dir=self.folder, suffix=".npy", delete=False) as handle:
+                np.save(handle, table)
+            os.replace(handle.name, path)
+        row = {text: i for i, text in enumerate(unique)}
+        return table[[row[text] for text in texts]]
+
+
+@dataclass
+class TurnSet:
+    """Turns embedded piecewise, so any TurnReading can be applied without re-embedding."""
+    speaker: list[np.ndarray]       # per turn: the speaker's utterance embeddings, oldest first
+    joined: np.ndarray              # per turn: the embedding of the speaker's words read together
+    listener: list[np.ndarray]      # per turn: the listener's utterance embeddings (maybe none)
+    labels: np.ndarray              # index into ED_LABELS
+    last: np.ndarray                # True for each conversation's last turn (what the evaluation scores)
+
+    def vectors(self, reading) -> np.ndarray:
+        return np.stack([reading.combine(s, j, l) for s, j, l in zip(self.speaker, self.joined, self.listener)])
+
+
+def embed_turns(conversations: list[Conversation], cache: EmbeddingCache, name: str) -> TurnSet:
+    from .understanding.text_emotion import TurnReading
+    reader = TurnReading(1.0, 0.0, 0.0)
+    turns = [(h, c.emotion, i == len(histories(c)) - 1) for c in conversations for i, h in enumerate(histories(c))]
+    split = [reader.texts(h) for h, _, _ in turns]
+    utterances = cache([t for s, l in split for t in s + l], f"{name}-utterances")
+    joined = cache([" ".join(s) for s, _ in split], f"{name}-joined")
+    speaker, listener, at = [], [], 0
+    for s, l in split:
+        speaker.append(utterances[at:at + len(s)])
+        listener.append(utterances[at + len(s):at + len(s) + len(l)])
+        at += len(s) + len(l)
+    return TurnSet(speaker, joined, listener, np.array([ED_LABELS.index(e) for _, e, _ in turns]),
+                   np.array([last for _, _, last in turns]))
+
+
+# -- the head ------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HeadChoice:
+    hidden: int             # 0: logistic regression
+    weight_decay: float
+    epochs: int
+
+
+def train_head(x: np.ndarray, y: np.ndarray, choice: HeadChoice, seed: int = 0) -> dict[str, np.ndarray]:
+    """Softmax regression or a one-hidden-layer MLP, full-batch-free Adam over shuffled minibatches."""
+    import torch
+    torch.manual_seed(seed)
+    layers: list[torch.nn.Module] = []
+    width = x.shape[1]
+    if choice.hidden:
+        layers += [torch.nn.Linear(width, choice.hidden), torch.nn.ReLU(), torch.nn.Dropout(0.3)]
+        width = choice.hidden
+    layers.append(torch.nn.Linear(width, len(ED_LABELS)))
+    model = torch.nn.Sequential(*layers)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=choice.weight_decay)
+    features, targets = torch.from_numpy(x), torch.from_numpy(y).long()
+    generator = torch.Generator().manual_seed(seed)
+    # Inputs are unit vectors; a fixed gain lets logistic regression reach confident logits without huge weights.
+    gain = 10.0
+    for _ in range(choice.epochs):
+        model.train()
+        for batch in torch.randperm(len(features), generator=generator).split(256):
+            loss = torch.nn.functional.cross_entropy(model(gain * features[batch]), targets[batch],
+                                                     label_smoothing=0.05)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+    linear = [m for m in model if isinstance(m, torch.nn.Linear)]
+    out = {"out.weight": linear[-1].weight * (1 if choice.hidden else gain), "out.bias": linear[-1].bias}
+    if choice.hidden:
+        out |= {"hidden.weight": linear[0].weight * gain, "hidden.bias": linear[0].bias}
+    return {k: v.detach().numpy().astype(np.float32).copy() for k, v in out.items()}
+
+
+def head_probabilities(layers: dict[str, np.ndarray], x: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    if "hidden.weight" in layers:
+        x = np.maximum(x @ layers["hidden.weight"].T + layers["hidden.bias"], 0)
+    logits = (x @ layers["out.weight"].T + layers["out.bias"]) / temperature
+    logits -= logits.max(1, keepdims=True)
+    odds = np.exp(logits)
+    return odds / odds.sum(1, keepdims=True)
+
+
+def fit_temperature(layers: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
+    """The softmax temperature with the lowest negative log-likelihood on valid."""
+    grid = np.exp(np.linspace(np.log(0.3), np.log(3.0), 40))
+    nll = [-np.log(head_probabilities(layers, x, t)[np.arange(len(y)), y] + 1e-12).mean() for t in grid]
+    return float(grid[int(np.argmin(nll))])
+
+
+def figures(predicted: list[str], gold: list[str]) -> dict:
+    return {"n": len(gold), "fine_accuracy": round(fine_accuracy(predicted, gold), 4),
+            "hit": round(hit_rate(predicted, gold), 4), "macro_f1": round(macro_f1(predicted, gold, ED_LABELS), 4),
+            "confusion": coarse_confusion(predicted, gold)}
+
+
+def save_head(path: Path, layers: dict[str, np.ndarray], reading, temperature: float) -> None:
+    from safetensors.numpy import save_file
+    from .understanding.situation_voter import ENCODER_PACKAGE
+    from .understanding.text_emotion import FORMAT
+    metadata = {"format": FORMAT, "labels": ",".join(ED_LABELS), "encoder": ENCODER_PACKAGE,
+                "decay": repr(reading.decay), "join_weight": repr(reading.join_weight),
+                "listener_weight": repr(reading.listener_weight), "temperature": repr(round(temperature, 4))}
+    save_file(layers, str(path), metadata=metadata)
+
+
+def train(data: Path, out: Path, report: Path | None) -> dict:
+    from .understanding.text_emotion import TurnReading
+    cache = EmbeddingCache(data / "cache")
+    valid = embed_turns(read_conversations(data / "valid.csv"), cache, "valid")
+    if (data / "train.csv").is_file():
+        train_turns = embed_turns(read_conversations(data / "train.csv"), cache, "train")
+        x_train = {"turns": train_turns.vectors(TurnReading(0.5, 0.5, 0.0))}
+        y_train = train_turns.labels
+        sources = {"turns": x_train["turns"]}
+    else:
+        rows = read_situations(data / "train_situations.csv")
+        situations = cache([r[0] for r in rows], "train-situations")
+        paraphrases = cache([r[1] or r[0] for r in rows], "train-paraphrases")
+        y_train = np.array([ED_LABELS.index(r[2]) for r in rows])
+        sources = {"situations": situations, "situations+paraphrases": np.concatenate([situations, paraphrases])}
+    gold_last = [ED_LABELS[i] for i in valid.labels[valid.last]]
+
+    def score(probabilities: np.ndarray) -> float:
+        predicted = [ED_LABELS[i] for i in probabilities.argmax(1)]
+        return fine_accuracy(predicted, gold_last) + hit_rate(predicted, gold_last)
+
+    # The reading first, with a plain logistic regression; then the head, on the chosen reading.
+    base = HeadChoice(0, 1e-4, 8)
+    searched = []
+    for source, x in sources.items():
+        y = y_train if len(x) == len(y_train) else np.concatenate([y_train, y_train])
+        layers = train_head(x, y, base)
+        for decay, join, listener in itertools.product((0.3, 0.5, 0.7, 1.0), (0.0, 0.5, 1.0), (0.0, 0.15, 0.3)):
+            reading = TurnReading(decay, join, listener)
+            searched.append((score(head_probabilities(layers, valid.vectors(reading)[valid.last])), source, reading))
+            print(f"{source:24s} {reading} {searched[-1][0] / 2:.4f}", file=sys.stderr)
+    _, source, reading = max(searched, key=lambda s: s[0])
+    x = sources[source]
+    y = y_train if len(x) == len(y_train) else np.concatenate([y_train, y_train])
+    x_valid_last = valid.vectors(reading)[valid.last]
+    heads = []
+    for choice in (HeadChoice(0, 1e-4, 8), HeadChoice(0, 1e-2, 8), HeadChoice(0, 1e-4, 20),
+                   HeadChoice(256, 1e-2, 10), HeadChoice(512, 1e-2, 10), HeadChoice(512, 5e-2, 20)):
+        layers = train_head(x, y, choice)
+        heads.append((score(head_probabilities(layers, x_valid_last)), choice, layers))
+        print(f"{choice} {heads[-1][0] / 2:.4f}", file=sys.stderr)
+    _, choice, layers = max(heads, key=lambda h: h[0])
+    temperature = fit_temperature(layers, x_valid_last, valid.labels[valid.last])
+    save_head(out, layers, reading, temperature)
+    predicted = [ED_LABELS[i] for i in head_probabilities(layers, x_valid_last, temperature).argmax(1)]
+    summary = {"source": source, "reading": vars(reading), "head": vars(choice), "temperature": temperature,
+               "weights_sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
+               "valid_last_turns": figures(predicted, gold_last)}
+    all_predicted = [ED_LABELS[i] for i in head_probabilities(layers, valid.vectors(reading), temperature).argmax(1)]
+    summary["valid_all_turns"] = figures(all_predicted, [ED_LABELS[i] for i in valid.labels])
+    if report:
+        report.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m e3rg_core.train_emotion", description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, help="folder with ED's train and valid files")
+    parser.add_argument("--convert", type=Path, help="an ED CSV to write as AvaMERG-layout JSON (needs --out)")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--report", type=Path, default=None, help="write the valid figures as JSON here")
+    args = parser.parse_args(argv)
+    try:
+        if args.convert:
+            if args.out is None:
+                parser.error("--convert needs --out")
+            conversations = read_conversations(args.convert)
+            save_dialogues([to_dialogue(c) for c in conversations], args.out)
+            print(f"{len(conversations)} conversations -> {args.out}")
+            return 0
+        if args.data is None:
+            parser.error("give --data DIR or --convert FILE")
+        from .understanding.text_emotion import HEAD_FILE
+        summary = train(args.data, args.out or HEAD_FILE, args.report)
+    except (DialogueFormatError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps({k: v for k, v in summary.items() if k != "valid_all_turns"} | {
+        "valid_last_turns": {k: v for k, v in summary["valid_last_turns"].items() if k != "confusion"}}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
