@@ -6,7 +6,7 @@ from e3rg_core.contracts import EmotionResult, UnderstandingRequest, Vote
 from e3rg_core.tiers.lite import example_pool
 from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_chat, reply_prompt,
                                              sample_examples)
-from e3rg_core.understanding.voting import decide
+from e3rg_core.understanding.voting import decide, tally
 
 QUERY = UnderstandingRequest(history=(Utterance(0, "speaker", "My dog passed away last night. "
                                                    "The house feels so empty without him."),))
@@ -79,27 +79,41 @@ def test_clean_reply_strips_tags_and_bounds_length():
     assert len(cut) <= 100 and cut.endswith(".")
 
 
-def _v(voter, label):
-    return Vote(voter=voter, modality="text", label=label, confidence=0.5)
+def _v(voter, label, weight=1.0, top=()):
+    return Vote(voter=voter, modality="text", label=label, confidence=0.5, top=top, weight=weight)
 
 
 PRIORITY = {"ola": 0, "qwen": 1, "text": 2, "face": 3, "voice": 4}
 
 
-def test_fine_majority_wins():
+def test_fine_majority_wins_at_equal_weights():
     result = decide([_v("ola", "sad"), _v("text", "sad"), _v("face", "happy")], PRIORITY)
-    assert (result.fine, result.coarse, result.decided_by) == ("sad", "sad", "fine-label majority")
+    assert (result.fine, result.coarse, result.decided_by) == ("sad", "sad", "weighted vote")
     assert len(result.votes) == 3
 
 
-def test_fine_tie_broken_by_coarse_majority():
-    # lonely and joyful tie 1-1 at fine level, but sad-family votes outnumber happy ones
+def test_weights_and_probabilities_decide_not_the_head_count():
+    # two light votes for sad lose to one heavy vote for happy
+    votes = [_v("text", "sad", 0.4), _v("voice", "sad", 0.4), _v("face", "happy", 1.0)]
+    assert tally(votes) == pytest.approx({"sad": 0.4, "happy": 0.5})
+    assert decide(votes, PRIORITY).fine == "happy"
+    # second choices count: lonely is no voter's first label, but both rank it high
+    head = _v("text", "sad", top=(("sad", 0.40), ("lonely", 0.35), ("guilty", 0.05)))
+    other = _v("qwen", "nostalgic", top=(("nostalgic", 0.45), ("lonely", 0.40), ("sad", 0.01)))
+    result = decide([head, other], PRIORITY)
+    assert (result.fine, result.decided_by) == ("lonely", "weighted vote")
+    # a zero weight silences a voter
+    assert decide([_v("text", "sad", 0.0), _v("face", "happy", 0.1)], PRIORITY).fine == "happy"
+
+
+def test_fine_tie_broken_by_coarse_total():
+    # lonely and joyful tie at fine level, but sad-family mass is larger than happy-family mass
     votes = [_v("face", "joyful"), _v("text", "lonely"), _v("voice", "guilty")]
     assert decide(votes, PRIORITY).fine == "lonely"   # coarse leaves lonely/guilty; text outranks voice
     votes = [_v("ola", "joyful"), _v("qwen", "joyful"), _v("text", "lonely"), _v("face", "lonely"),
              _v("voice", "sad")]
     result = decide(votes, PRIORITY)
-    assert result.fine == "lonely" and result.decided_by == "tie broken by coarse-class majority"
+    assert result.fine == "lonely" and result.decided_by == "tie broken by coarse-class total"
 
 
 def test_remaining_tie_broken_by_voter_priority_then_neutral():
@@ -109,7 +123,8 @@ def test_remaining_tie_broken_by_voter_priority_then_neutral():
     assert unknown.fine == "neutral" and unknown.decided_by == "unbroken tie: neutral"
 
 
-def test_no_votes_is_neutral():
+def test_single_vote_and_no_votes():
+    assert decide([_v("face", "happy", 0.2)], PRIORITY).decided_by == "single vote"
     result = decide([], PRIORITY)
     assert result.fine == "neutral" and result.votes == ()
 

@@ -145,7 +145,9 @@ class SituationEmotionVoter(EmotionVoter):
             return None
         similarity = self.similarities(text)
         weights = np.exp((similarity - similarity.max()) / SOFTMAX_TEMPERATURE)
+        probabilities = weights / weights.sum()
         ranked = np.argsort(-similarity)
         raw = ", ".join(f"{FINE_LABELS[i]} {similarity[i]:.2f}" for i in ranked[:3])
-        return Vote(self.name, self.modality, FINE_LABELS[ranked[0]], round(float(weights.max() / weights.sum()), 2),
-                    raw)
+        top = tuple((FINE_LABELS[i], round(float(probabilities[i]), 3)) for i in ranked[:3])
+        return Vote(self.name, self.modality, FINE_LABELS[ranked[0]], round(float(probabilities.max()), 2), raw,
+                    top=top)

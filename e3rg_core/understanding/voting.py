@@ -1,12 +1,41 @@
-"""The vote: every voter names a fine label; the majority wins, with ties settled by coarse agreement,
-then by voter priority, then by neutral."""
+"""The vote: a weighted sum of the voters' probabilities.
+
+Each vote spreads its voter's weight over the labels it names: over `top` (its best labels with their
+probabilities) when it gives them, else over its one label at its confidence (1 when it gives none). The label
+with the highest total wins. A tie (totals within TIE_TOLERANCE) is settled, in order, by the coarse class with
+the highest total, then by the best-ranked voter among those that put the tied labels first, and a tie that
+survives all three is neutral. With no vote at all the turn is neutral.
+"""
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Mapping
 
-from ..emotions import coarse_of
 from ..contracts import EmotionResult, Vote
+from ..emotions import coarse_of
+
+TIE_TOLERANCE = 1e-6
+
+
+def vote_mass(vote: Vote) -> dict[str, float]:
+    """What one vote puts on each label, before its weight."""
+    if vote.top:
+        return {label: float(p) for label, p in vote.top}
+    return {vote.label: 1.0 if vote.confidence is None else float(vote.confidence)}
+
+
+def tally(votes: list[Vote] | tuple[Vote, ...]) -> dict[str, float]:
+    """Weighted total per fine label over all votes."""
+    totals: dict[str, float] = defaultdict(float)
+    for vote in votes:
+        for label, mass in vote_mass(vote).items():
+            totals[label] += vote.weight * mass
+    return dict(totals)
+
+
+def _leaders(scores: Mapping[str, float], among: list[str]) -> list[str]:
+    best = max(scores[label] for label in among)
+    return [label for label in among if scores[label] >= best - TIE_TOLERANCE]
 
 
 def decide(votes: list[Vote], priorities: Mapping[str, int]) -> EmotionResult:
@@ -14,19 +43,20 @@ def decide(votes: list[Vote], priorities: Mapping[str, int]) -> EmotionResult:
     cast = tuple(votes)
     if not cast:
         return EmotionResult("neutral", "neutral", cast, "no voter could judge this turn")
-    fine_counts = Counter(v.label for v in cast)
-    best = max(fine_counts.values())
-    tied = [label for label, n in fine_counts.items() if n == best]
+    totals = tally(cast)
+    tied = _leaders(totals, list(totals))
     if len(tied) == 1:
-        return _result(tied[0], cast, "fine-label majority" if len(cast) > 1 else "single vote")
+        return _result(tied[0], cast, "weighted vote" if len(cast) > 1 else "single vote")
 
-    coarse_counts = Counter(coarse_of(v.label) for v in cast)
-    best_coarse = max(coarse_counts[coarse_of(label)] for label in tied)
-    tied = [label for label in tied if coarse_counts[coarse_of(label)] == best_coarse]
+    coarse_totals: dict[str, float] = defaultdict(float)
+    for label, total in totals.items():
+        coarse_totals[coarse_of(label)] += total
+    tied = _leaders({label: coarse_totals[coarse_of(label)] for label in tied}, tied)
     if len(tied) == 1:
-        return _result(tied[0], cast, "tie broken by coarse-class majority")
+        return _result(tied[0], cast, "tie broken by coarse-class total")
 
-    rank = {label: min(priorities.get(v.voter, 1_000) for v in cast if v.label == label) for label in tied}
+    rank = {label: min((priorities.get(v.voter, 1_000) for v in cast if v.label == label), default=1_000)
+            for label in tied}
     top = min(rank.values())
     leaders = [label for label in tied if rank[label] == top]
     if len(leaders) == 1:
