@@ -240,6 +240,22 @@ def test_prosody_voter_abstains_without_voiced_audio():
     assert voter.vote(said("hi")) is None
     silence = AudioClip(np.zeros(AUDIO_SAMPLE_RATE, np.float32), AUDIO_SAMPLE_RATE)
     assert voter.vote(said("hi", audio=silence)) is None
+    # loud sound without a voice: YIN names a pitch for every frame of these, the periodicity gate does not
+    seconds = np.arange(2 * AUDIO_SAMPLE_RATE) / AUDIO_SAMPLE_RATE
+    hiss = np.random.default_rng(0).standard_normal(len(seconds)) * 0.1
+    hum = 0.05 * np.sin(2 * np.pi * 50 * seconds)
+    clicks = np.zeros(len(seconds))
+    clicks[:: AUDIO_SAMPLE_RATE // 4] = 0.8
+    for sound in hiss, hum, clicks:
+        clip = AudioClip(sound.astype(np.float32), AUDIO_SAMPLE_RATE)
+        assert prosody_voter.measure(clip).voiced_fraction > 0.3      # loud enough for the old gate
+        assert voter.vote(said("hi", audio=clip)) is None
+
+
+def test_prosody_voter_still_hears_speech_under_noise(voices):
+    noisy = voices["calm"].samples + np.random.default_rng(1).standard_normal(len(voices["calm"].samples)) * 0.01
+    vote = VoiceProsodyVoter().vote(said("hi", audio=AudioClip(noisy.astype(np.float32), AUDIO_SAMPLE_RATE)))
+    assert vote is not None and vote.modality == "voice"
 
 
 # ---------------------------------------------------------------------------------------------------------

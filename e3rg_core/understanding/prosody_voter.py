@@ -22,7 +22,7 @@ import numpy as np
 from ..contracts import EmotionVoter, UnderstandingRequest, Vote
 from ..prosody import Prosody, measure
 
-MIN_VOICED_FRACTION = 0.1   # below this the clip holds too little voiced sound to read a pitch from
+MIN_VOICED_FRACTION = 0.1   # below this share of voiced speech frames the clip holds no voice to read
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,8 @@ class VoiceProsodyVoter(EmotionVoter):
         if request.audio is None or len(request.audio.samples) == 0:
             return None
         prosody = measure(request.audio)
-        if prosody.voiced_fraction < MIN_VOICED_FRACTION:
-            return None
+        if prosody.periodic_fraction < MIN_VOICED_FRACTION:
+            return None     # silence, noise, hum or clicks: no voice to read
         reading = ProsodyReading.of(prosody)
         label, confidence = judge(reading)
         raw = (f"arousal {reading.arousal:+.2f} (loudness {reading.loudness:+.1f}, rate {reading.rate:+.1f}, "
