@@ -99,6 +99,7 @@ class Vote:
     confidence: float | None
     raw: str = ""               # what the voter actually said or scored, for the UI
     top: tuple[tuple[str, float], ...] = ()     # the voter's best labels with their probabilities, best first
+    weight: float = 1.0         # the say the vote had in the tally (its voter's weight)
 
 
 @dataclass(frozen=True)
@@ -114,9 +115,15 @@ class EmotionResult:
         return " + ".join(vote.voter for vote in self.votes) or "no voter (neutral by default)"
 
 
+# How the listener's voice and face answer the speaker's emotion: "listener" comforts (a calm voice for fear),
+# "mirror" shows the speaker's own emotion, as E3RG does (emotions.py maps each).
+EXPRESSION_MODES = ("listener", "mirror")
+
+
 @dataclass(frozen=True)
 class GenerationSettings:
     """Per-request knobs. Each engine lists the names it honours in supported_settings."""
+    expression_mode: str = "listener"
     emotion_intensity: float = 1.0
     speech_speed: float = 1.0
     video_steps: int = 25

@@ -1,8 +1,8 @@
 """Face finding for every stage that needs a face: OpenCV's frontal-face Haar cascade (BSD, no pickles)."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -30,10 +30,16 @@ class Box:
         return Box(x, y, side, side)
 
 
-@lru_cache(maxsize=1)
+# One cascade per thread: a CascadeClassifier keeps scratch state while it detects, and concurrent requests that
+# share one fail inside OpenCV (an assertion in getScaleData).
+_per_thread = threading.local()
+
+
 def _cascade():
-    import cv2
-    return cv2.CascadeClassifier(cv2.data.haarcascades + "haarcascade_frontalface_default.xml")
+    if not hasattr(_per_thread, "cascade"):
+        import cv2
+        _per_thread.cascade = cv2.CascadeClassifier(cv2.data.haarcascades + "haarcascade_frontalface_default.xml")
+    return _per_thread.cascade
 
 
 def detect_faces(rgb: np.ndarray, min_fraction: float = 0.08) -> list[Box]:

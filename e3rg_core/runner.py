@@ -30,7 +30,9 @@ from .emotions import coarse_of
 from .errors import InputError, MissingInputError, TextTooLongError, describe
 from .media import encode_animation, load_audio, load_video, require_sound, write_wav
 from .memory.avatars import Avatar, AvatarStore
+from .self_check import SelfCheck, read_back
 from .settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS, MAX_TEXT_CHARS
+from .subtitles import timed_cues, write_srt, write_vtt
 from .understanding.prompts import clean_reply, sample_examples
 from .understanding.template_writer import TemplateReplyWriter
 from .understanding.transcriber import Transcriber
@@ -70,6 +72,8 @@ class Reply:
     writing: bool = False       # the text is still streaming
     wav_path: Path | None = None
     mp4_path: Path | None = None
+    subtitles: tuple[Path, ...] = ()    # the reply's WebVTT and SRT, timed to the speech
+    self_check: SelfCheck | None = None
     finished: list[Stage] = field(default_factory=list)
     engines: dict[str, str] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -97,6 +101,8 @@ class Reply:
             "reply": self.text, "avatar": self.avatar, "history": history_json(self.history),
             "wav": self.wav_path.name if self.wav_path else None,
             "mp4": self.mp4_path.name if self.mp4_path else None,
+            "subtitles": [path.name for path in self.subtitles],
+            "self_check": asdict(self.self_check) if self.self_check else None,
             "engines": dict(self.engines), "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "notices": list(self.notices),
         }
@@ -104,10 +110,9 @@ class Reply:
 
 @dataclass(frozen=True)
 class CastVote:
-    """A vote and its voter's standing in the tally, as plain values (votes cast on the CPU travel to the GPU)."""
+    """A vote with its voter's tie-break rank, as plain values (votes cast on the CPU travel to the GPU)."""
     vote: Vote
     priority: int
-    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -205,7 +210,7 @@ def cast_votes(voters: Sequence[EmotionVoter], query: UnderstandingRequest, noti
             notices.append(f"{voter.name} could not vote ({type(error).__name__}).")
             continue
         if vote is not None:
-            cast.append(CastVote(vote, voter.priority, voter.weight))
+            cast.append(CastVote(replace(vote, weight=voter.weight), voter.priority))
     return cast
 
 
@@ -336,6 +341,11 @@ class TurnRunner:
         for stage in Stage:
             if stage not in reply.finished:
                 job = yield from self._run_here(stage, job, reply)
+        started = time.perf_counter()
+        reply.self_check = read_back(reply.emotion.fine, reply.emotion.coarse, reply.wav_path, reply.mp4_path,
+                                     self.lite.engines.voters)
+        reply.seconds["self-check"] = time.perf_counter() - started
+        yield reply
 
     def run(self, request: ResponseRequest, workdir: Path) -> Reply:
         """respond() to the end, then reply.json beside the media."""
@@ -343,6 +353,16 @@ class TurnRunner:
         for reply in self.respond(request, workdir):
             pass
         (workdir / "reply.json").write_text(json.dumps(reply.to_json(), indent=2), encoding="utf-8")
+        return reply
+
+    def rerender(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings, workdir: Path) -> Reply:
+        """A given reply spoken and animated for a given fine emotion on the lite engines (the compare view)."""
+        workdir.mkdir(parents=True, exist_ok=True)
+        chosen = EmotionResult(emotion, coarse_of(emotion), (), "chosen to compare")
+        reply = Reply(emotion=chosen, text=text, avatar=avatar.name, finished=[Stage.UNDERSTAND, Stage.WRITE])
+        job = TurnJob(None, avatar, avatar.portrait(), settings, workdir, emotion=chosen, text=text)
+        for stage in (Stage.SPEAK, Stage.ANIMATE):
+            job = _drain(self._run_here(stage, job, reply))
         return reply
 
     # -- check and prepare -----------------------------------------------------------------------------------
@@ -436,6 +456,8 @@ class TurnRunner:
         elif isinstance(event, SpeechMade):
             reply.wav_path, reply.engines["speech"] = event.wav_path, event.speech.engine
             reply.seconds["speech"] = event.seconds
+            cues = timed_cues(reply.text, event.speech.seconds)
+            reply.subtitles = (write_vtt(cues, job.workdir / "reply.vtt"), write_srt(cues, job.workdir / "reply.srt"))
         elif isinstance(event, (Animated, FramesStored)):
             if not self._encode(event, reply, job):
                 return
@@ -481,3 +503,12 @@ def _decode(request: ResponseRequest):
         audio = load_audio(request.audio_path)
     return audio, video
 
+
+
+def _drain(steps: Iterator[Reply]) -> TurnJob:
+    """Run a stage's steps to the end for the job they return (when nobody is watching the reply grow)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value

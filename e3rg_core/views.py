@@ -15,12 +15,13 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 import gradio as gr
 import pandas as pd
 
-from .contracts import GenerationSettings, Profile, Utterance
+from .contracts import EXPRESSION_MODES, GenerationSettings, Profile, Utterance
 from .dialogue import load_dialogue_so_far, parse_history
 from .emotions import FINE_LABELS, coarse_of
 from .errors import DialogueFormatError, InputError
@@ -43,7 +44,8 @@ def new_request_dir() -> Path:
 
 
 def history_from_rows(rows: Any) -> tuple[Utterance, ...]:
-    """The editable dialogue table (rows of role, utterance; blank rows ignored) as utterances."""
+    """The dialogue's rows of role, utterance (the editable table's, kept in the session; blank rows ignored) as
+    utterances."""
     if rows is None:
         return ()
     if hasattr(rows, "values") and hasattr(rows, "columns"):
@@ -83,19 +85,29 @@ def create_session_avatar(store: AvatarStore, session_root: Path, name: str, por
     return store.create(name.strip(), portrait, voice, profile, root=session_root, source="uploaded in this session")
 
 
-VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "evidence"]
+VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "weight", "top 3", "evidence"]
 
 
 def votes_table(reply: Reply) -> list[list[Any]]:
+    """One row per vote: what the voter chose, how sure it was (a probability, 0-1, where it has one), its say in
+    the vote, and its three best labels."""
     return [[v.voter, v.modality, v.label, coarse_of(v.label),
-             "" if v.confidence is None else round(float(v.confidence), 3), v.raw]
+             "" if v.confidence is None else round(float(v.confidence), 2), round(float(v.weight), 2),
+             ", ".join(f"{label} {probability:.2f}" for label, probability in v.top[:3]), v.raw]
             for v in (reply.emotion.votes if reply.emotion else ())]
 
 
 def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:
-    """Votes per fine label, counted from the rows of votes_table (the chart is a view of the table)."""
-    counts = Counter(row[VOTES_HEADERS.index("label")] for row in table)
-    return [{"emotion": label, "votes": counts[label]} for label in FINE_LABELS if counts[label]]
+    """The vote weight each fine label got, summed from the rows of votes_table (the chart is a view of the table)."""
+    label, weight = VOTES_HEADERS.index("label"), VOTES_HEADERS.index("weight")
+    totals = Counter()
+    for row in table:
+        totals[row[label]] += float(row[weight] or 0)
+    return [{"emotion": name, "weight": round(totals[name], 2)} for name in FINE_LABELS if totals[name]]
+
+
+def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(votes_chart(table.values.tolist()), columns=["emotion", "weight"])
 
 
 def engine_line(reply: Reply, *stages: str) -> str:
@@ -109,11 +121,12 @@ def engine_line(reply: Reply, *stages: str) -> str:
 
 
 def write_bundle(reply: Reply, workdir: Path) -> Path:
-    """One zip to share: reply.json (dialogue, votes, reply, engines, timings), reply.wav, reply.mp4."""
+    """One zip to share: reply.json (dialogue, votes, reply, engines, timings, self-check), reply.wav, reply.mp4
+    and the subtitles."""
     (workdir / "reply.json").write_text(json.dumps(reply.to_json(), indent=2), encoding="utf-8")
     bundle = workdir / "e3rg_reply.zip"
     with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in (workdir / "reply.json", reply.wav_path, reply.mp4_path):
+        for path in (workdir / "reply.json", reply.wav_path, reply.mp4_path, *reply.subtitles):
             if path is not None and path.is_file():
                 archive.write(path, path.name)
     return bundle
@@ -134,7 +147,7 @@ def run_turn(runner: TurnRunner, history: tuple[Utterance, ...], text: str | Non
 def emotion_json(reply: Reply) -> dict[str, Any]:
     data = reply.to_json()
     return {"emotion": data["emotion"], "engines": data["engines"], "seconds": data["seconds"],
-            "heard_text": data["heard_text"], "notices": data["notices"]}
+            "heard_text": data["heard_text"], "notices": data["notices"], "self_check": data["self_check"]}
 
 
 
@@ -184,8 +197,16 @@ def tier_note() -> str:
 
 
 # -- the page's events -----------------------------------------------------------------------------------------
-def settings_from_controls(intensity, speed, steps, identity, emotion_scale, seed, diffusion_video):
-    return GenerationSettings(emotion_intensity=float(intensity), speech_speed=float(speed), video_steps=int(steps),
+def check_expression_mode(mode: str | None) -> str:
+    mode = (mode or "listener").strip().lower()
+    if mode not in EXPRESSION_MODES:
+        raise InputError(f"expression must be one of {', '.join(EXPRESSION_MODES)}, not '{mode}'.")
+    return mode
+
+
+def settings_from_controls(expression, intensity, speed, steps, identity, emotion_scale, seed, diffusion_video):
+    return GenerationSettings(expression_mode=check_expression_mode(expression),
+                              emotion_intensity=float(intensity), speech_speed=float(speed), video_steps=int(steps),
                               identity_scale=float(identity), emotion_scale=float(emotion_scale),
                               seed=None if seed in (None, "") else int(seed), diffusion_video=bool(diffusion_video))
 
@@ -194,67 +215,159 @@ def _avatar(choice, session_avatars):
     return (session_avatars or {}).get(choice) or choice or DEFAULT_AVATAR
 
 
-def outputs_of(reply: Reply, workdir: Path):
-    """Values for every output component from the reply so far (the dialogue table only once it is done)."""
+class ReplyView(NamedTuple):
+    """What a turn shows, one field per output component (app.py lists the components by these names)."""
+    headline: Any
+    votes: Any
+    emotion_engine: Any
+    reply_text: Any
+    text_engine: Any
+    reply_audio: Any
+    speech_engine: Any
+    reply_video: Any
+    video_engine: Any
+    bundle: Any
+    player_video: Any
+    player_audio: Any
+    self_check: Any
+    # not replayed by the cached examples (an example starts a conversation of its own):
+    chat: Any
+    history: Any
+    dialogue: Any
+    turn_text: Any
+    last_turn: Any
+
+
+EXAMPLE_VIEW_FIELDS = ReplyView._fields[:ReplyView._fields.index("chat")]
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The session's latest reply, for rendering it again (the compare view)."""
+    reply: Reply
+    avatar: Avatar | str
+    settings: GenerationSettings
+
+
+def headline(reply: Reply) -> str:
     emotion = reply.emotion
-    headline = "_Listening…_" if emotion is None else (
-        f"## {emotion.fine} · *{emotion.coarse}*\nDecided by **{emotion.decided_by}** from {len(emotion.votes)} vote(s)."
-        + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
-           if reply.heard_text else "")
-        + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
-    history = rows_from_history(reply.history + (Utterance(len(reply.history), "listener", reply.text),))
-    return (headline, votes_table(reply), engine_line(reply, "emotion", "transcript"), reply.text,
-            engine_line(reply, "text"),
-            str(reply.wav_path) if reply.wav_path else None, engine_line(reply, "speech"),
-            str(reply.mp4_path) if reply.mp4_path else None, engine_line(reply, "video"),
-            str(write_bundle(reply, workdir)) if reply.done else None,
-            history if reply.done else gr.skip())
+    if emotion is None:
+        return "_Listening…_"
+    coarse = (f"E3RG's coarse class: **{emotion.coarse}**" if emotion.coarse == emotion.fine else
+              f"E3RG's coarse class: **{emotion.coarse}** (its 8 classes group the 36 feelings; *{emotion.fine}* "
+              f"is counted as *{emotion.coarse}*)")
+    return (f"## {emotion.fine}\n{coarse}. Decided by **{emotion.decided_by}** from {len(emotion.votes)} vote(s)."
+            + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
+               if reply.heard_text else "")
+            + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
 
 
-def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(votes_chart(table.values.tolist()), columns=["emotion", "votes"])
+def chat_messages(history: tuple[Utterance, ...]) -> list[dict[str, str]]:
+    """The dialogue as chat messages: the speaker is the user, the listener the avatar."""
+    return [{"role": "user" if u.role == "speaker" else "assistant", "content": u.utterance or "🎞️ (a wordless clip)"}
+            for u in history]
+
+
+def view_of(reply: Reply, workdir: Path, first: bool, last_turn: LastTurn | None) -> ReplyView:
+    """Every output's value for the reply so far; what is not ready yet is left as it is."""
+    dialogue = reply.history + ((Utterance(len(reply.history), "listener", reply.text),) if reply.text else ())
+    mp4 = str(reply.mp4_path) if reply.mp4_path else None
+    # The player beside the chat shows the reply's WebVTT subtitles as captions.
+    player = gr.Video(mp4, subtitles=str(reply.subtitles[0]) if reply.subtitles else None) if mp4 else None
+    check = f"**Self-check** — {reply.self_check.line()}" if reply.self_check else ""
+    return ReplyView(
+        headline=headline(reply), votes=votes_table(reply), emotion_engine=engine_line(reply, "emotion", "transcript"),
+        reply_text=reply.text, text_engine=engine_line(reply, "text"),
+        reply_audio=str(reply.wav_path) if reply.wav_path else None, speech_engine=engine_line(reply, "speech"),
+        reply_video=mp4, video_engine=engine_line(reply, "video"),
+        bundle=str(write_bundle(reply, workdir)) if reply.done else None,
+        player_video=player, player_audio=str(reply.wav_path) if reply.wav_path else None, self_check=check,
+        chat=chat_messages(dialogue), history=rows_from_history(dialogue) if reply.done else gr.skip(),
+        dialogue=rows_from_history(dialogue) if reply.done else gr.skip(),
+        turn_text="" if first else gr.skip(), last_turn=last_turn if last_turn else gr.skip())
 
 
 NEXT_STEP = {Stage.UNDERSTAND: (0.3, "Writing the reply"), Stage.WRITE: (0.5, "Speaking the reply"),
-             Stage.SPEAK: (0.7, "Animating the avatar")}
+             Stage.SPEAK: (0.7, "Animating the avatar"), Stage.ANIMATE: (0.9, "Checking the voice and face")}
 
 
-def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot, intensity, speed, steps,
+def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot, expression, intensity, speed, steps,
                identity, emotion_scale, seed, diffusion_video, progress=gr.Progress()):
-    settings = settings_from_controls(intensity, speed, steps, identity, emotion_scale, seed, diffusion_video)
+    try:
+        settings = settings_from_controls(expression, intensity, speed, steps, identity, emotion_scale, seed,
+                                          diffusion_video)
+    except InputError as error:
+        gr.Warning(str(error), title="Please check your input")
+        return
     yield from _respond(rows, text, audio, video, _avatar(avatar_choice, session_avatars), k_shot, settings, progress)
 
 
-def _respond(rows, text, audio, video, avatar, k_shot, settings, progress):
+def _respond(rows, text, audio, video, avatar, k_shot, settings, progress) -> Iterator[ReplyView]:
     try:
         history = history_from_rows(rows)
         progress(0.05, desc="Understanding: voting on the emotion")
-        shown = None
+        shown, first = None, True
         for reply, workdir in run_turn(runner(), history, text, audio, video, avatar, k_shot, settings):
             latest = reply.finished[-1] if reply.finished else None
             if latest is not shown and latest in NEXT_STEP:
                 progress(*NEXT_STEP[latest])
             shown = latest
-            yield outputs_of(reply, workdir)
-    except InputError as error:
-        raise gr.Error(str(error), title="Please check your input") from None
+            final = reply.self_check is not None
+            yield view_of(reply, workdir, first, LastTurn(reply, avatar, settings) if final else None)
+            first = False
+    except InputError as error:     # one clear message, and no output marked as failed
+        gr.Warning(str(error), title="Please check your input")
 
 
 def respond_example(text, audio, video):
-    """An example turn with the default settings; its final outputs, less the dialogue table, are cached."""
+    """An example turn with the default settings; its final outputs, but the conversation's, are cached."""
     *_, final = _respond([], text, audio, video, DEFAULT_AVATAR, 0, DEFAULT_SETTINGS, gr.Progress())
-    return final[:-1]
+    # The example cache keeps values, not component updates: the player replays the video without captions.
+    final = final._replace(player_video=final.reply_video)
+    return tuple(getattr(final, name) for name in EXAMPLE_VIEW_FIELDS)
 
 
-def respond_api(history_json, text, audio, video, avatar):
-    """The whole pipeline in one call: (emotion+votes JSON, reply text, wav, mp4, bundle zip)."""
+def respond(history_json: str, text: str, audio: str | None, video: str | None, avatar: str,
+                expression: str = "listener"):
+    """Answer the speaker's latest turn as an empathetic listener avatar: vote on the speaker's emotion, write a
+    reply conditioned on it, speak it in the avatar's voice and animate the avatar's face saying it.
+
+    Args:
+        history_json: the dialogue so far as a JSON list of {"role": "speaker" or "listener", "utterance": text};
+            "" or "[]" starts a new conversation.
+        text: the speaker's latest turn as text ("" when it is given as audio or video).
+        audio: a recording of the latest turn (an audio file), or None.
+        video: a video of the speaker saying the latest turn, or None.
+        avatar: the listener avatar's name ("" for the default).
+        expression: "listener" (the avatar comforts: a calm voice and face for fear) or "mirror" (E3RG's own: the
+            avatar shows the speaker's emotion).
+
+    Returns:
+        The emotion with every voter's vote, the reply text, the spoken reply (wav), the talking-avatar video (mp4),
+        and a zip bundle of them all with subtitles and a self-check of the voice and face.
+    """
     try:
         history = history_from_json_text(history_json)
-        *_, (reply, workdir) = run_turn(runner(), history, text, audio, video, avatar or DEFAULT_AVATAR)
+        settings = replace(GenerationSettings(), expression_mode=check_expression_mode(expression))
+        *_, (reply, workdir) = run_turn(runner(), history, text, audio, video, avatar or DEFAULT_AVATAR,
+                                        settings=settings)
     except InputError as error:
         raise gr.Error(str(error), title=type(error).__name__) from None
     return (emotion_json(reply), reply.text, str(reply.wav_path), str(reply.mp4_path),
             str(write_bundle(reply, workdir)))
+
+
+def compare(last_turn: LastTurn | None):
+    """The latest reply again with a neutral voice and face, beside the emotional one."""
+    if last_turn is None:
+        gr.Warning("Send a turn first; then its reply can be rendered without emotion.")
+        return gr.skip(), gr.skip(), gr.skip()
+    reply = last_turn.reply
+    avatar = last_turn.avatar if isinstance(last_turn.avatar, Avatar) else AVATARS.get(last_turn.avatar)
+    neutral = runner().rerender(reply.text, "neutral", avatar, last_turn.settings, new_request_dir())
+    return (str(reply.mp4_path), str(neutral.mp4_path),
+            f"The same words and avatar: **{reply.emotion.fine}** ({reply.emotion.coarse}) on the left, **neutral** "
+            f"on the right, both by {neutral.engines['speech']} and {neutral.engines['video']}.")
 
 
 def load_dialogue(file):
@@ -285,3 +398,13 @@ def forget_session_dir(path):
 def show_avatar(choice, session_avatars):
     avatar = (session_avatars or {}).get(choice) or AVATARS.get(choice)
     return str(avatar.portrait_path), str(avatar.voice_path)
+
+
+def edit_dialogue(rows):
+    """The table as edited: the session's dialogue and the chat follow it."""
+    try:
+        history = history_from_rows(rows)
+    except InputError as error:
+        gr.Warning(str(error), title="Please check the dialogue")
+        return gr.skip(), gr.skip()
+    return rows_from_history(history), chat_messages(history)

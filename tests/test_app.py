@@ -27,7 +27,7 @@ def server():
     import app
     port = _free_port()
     app.demo.queue(default_concurrency_limit=4).launch(server_name="127.0.0.1", server_port=port,
-                                                        prevent_thread_lock=True, quiet=True)
+                                                        prevent_thread_lock=True, quiet=True, mcp_server=True)
     yield f"http://127.0.0.1:{port}/"
     app.demo.close()
 
@@ -149,13 +149,12 @@ def test_session_avatar_upload_is_used_and_private(server, tmp_path):
                           "young", "female", "high", api_name="/add_avatar")
     assert choice["value"] == "Noor (yours)" and ["Noor (yours)", "Noor (yours)"] in choice["choices"]
     choice = choice["value"]
-    table = {"headers": ["role", "utterance"], "data": []}
-    outputs = mine.predict(table, "I passed my driving test!", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0,
+    outputs = mine.predict("I passed my driving test!", None, None, choice, 0, "listener", 1.0, 1.0, 25, 3.0, 6.0, 0,
                            True, api_name="/respond_stream")
     assert outputs[4] and outputs[8]
     # another browser session cannot pick that avatar
     with pytest.raises(AppError, match="not in the list of choices"):
-        other.predict(table, "Hello there", None, None, choice, 0, 1.0, 1.0, 25, 3.0, 6.0, 0, True,
+        other.predict("Hello there", None, None, choice, 0, "listener", 1.0, 1.0, 25, 3.0, 6.0, 0, True,
                       api_name="/respond_stream")
     wall = tmp_path / "wall.png"
     Image.new("RGB", (300, 300), (200, 180, 160)).save(wall)
@@ -185,7 +184,8 @@ def test_browser_example_click_fills_the_tabs_without_page_errors(server):
             page.locator("#emotion-headline [data-testid=status-tracker].hide").wait_for(state="attached",
                                                                                          timeout=30_000)
             headline = page.locator("#emotion-headline").inner_text()
-            fine = next(label for label in FINE_LABELS if label in headline.split("·")[0])
+            fine = headline.splitlines()[0].strip()
+            assert fine in FINE_LABELS
             # the vote chart follows the votes table, on the first run and on the cached replay alike
             page.locator("#votes-plot").get_by_text(fine, exact=True).wait_for(timeout=10_000)
             if attempt == 0:
@@ -193,3 +193,100 @@ def test_browser_example_click_fills_the_tabs_without_page_errors(server):
                 page.locator("#bundle a[download]").wait_for(state="detached", timeout=30_000)
         browser.close()
     assert not errors, errors
+
+
+def test_the_bundle_carries_subtitles_and_a_self_check(client):
+    import zipfile
+    emotion, text, wav, mp4, bundle = client.predict("[]", "My sister just had her first baby, I'm an aunt now!", None,
+                                                     None, "", "mirror", api_name="/respond")
+    with zipfile.ZipFile(bundle) as archive:
+        names = set(archive.namelist())
+        assert {"reply.json", "reply.wav", "reply.mp4", "reply.vtt", "reply.srt"} <= names
+        record = json.loads(archive.read("reply.json"))
+        vtt = archive.read("reply.vtt").decode()
+    check = record["self_check"]
+    assert check == emotion["self_check"] and check["chosen"] == emotion["emotion"]["fine"]
+    assert check["voice"] in FINE_LABELS and check["face"] in FINE_LABELS     # both read the generated media
+    # The cues cover the reply's words and end with the speech.
+    assert vtt.startswith("WEBVTT") and " ".join(text.split()[:3]) in vtt
+    last_end = vtt.strip().split("\n\n")[-1].split(" --> ")[1].split("\n")[0]
+    h, m, s = last_end.split(":")
+    samples, rate = soundfile.read(wav)
+    assert float(h) * 3600 + float(m) * 60 + float(s) == pytest.approx(len(samples) / rate, abs=0.01)
+
+
+def test_bad_expression_choice_is_a_clear_api_error(client):
+    from gradio_client.exceptions import AppError
+    with pytest.raises(AppError, match="expression must be one of listener, mirror"):
+        client.predict("[]", "Hello", None, None, "", "angry", api_name="/respond")
+
+
+def test_the_same_turn_and_seed_give_the_same_reply(server):
+    from gradio_client import Client
+    args = ("I missed my bus and was late for the interview.", None, None, "ava", 0, "listener", 1.0, 1.0, 25,
+            3.0, 6.0, 7, True)
+    # Two sessions (a session's dialogue grows with each turn, so the second turn of one session differs).
+    first, second = (Client(server, verbose=False).predict(*args, api_name="/respond_stream") for _ in range(2))
+    assert first[3] and first[3] == second[3]
+
+
+def test_the_mcp_server_offers_the_respond_tool(server):
+    import urllib.request
+    with urllib.request.urlopen(f"{server}gradio_api/mcp/schema", timeout=30) as response:
+        tools = {tool["name"]: tool for tool in json.load(response)}
+    respond = tools["respond"]
+    assert "empathetic listener avatar" in respond["description"]
+    properties = respond["inputSchema"]["properties"]
+    assert {"history_json", "text", "audio", "video", "avatar", "expression"} <= properties.keys()
+    assert "dialogue so far" in properties["history_json"]["description"]
+    assert not {"respond_stream", "respond_stream_text", "compare"} & tools.keys()     # the page's own events
+
+
+def _browser(playwright):
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"])
+
+
+@pytest.mark.browser
+def test_browser_conversation_enter_sends_self_check_and_compare(server, tmp_path):
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
+    from playwright.sync_api import sync_playwright
+    shots = Path(__file__).resolve().parent / "screenshots"
+    shots.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = _browser(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(server, wait_until="domcontentloaded")
+        page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
+        # An empty turn: one clear message, and no output marked as failed.
+        page.get_by_role("button", name="Respond", exact=True).click()
+        page.get_by_text("Give your latest turn as text, audio or video.").first.wait_for(timeout=30_000)
+        assert page.locator(".error").count() == 0
+        # Enter sends; the box empties; the chat shows the turn and the reply; the video plays beside it.
+        box = page.locator("#turn-text textarea")
+        box.fill("My best friend forgot my birthday again this year.")
+        box.press("Enter")
+        page.locator("#self-check").get_by_text("voice reads").wait_for(timeout=240_000)
+        assert box.input_value() == ""
+        chat = page.locator("#chat")
+        assert "forgot my birthday" in chat.inner_text()
+        assert page.locator("#chat .message").count() >= 2 or len(chat.inner_text().splitlines()) >= 2
+        assert page.locator("#player-video video").get_attribute("src")
+        line = page.locator("#self-check").inner_text()
+        assert "chosen:" in line and "face reads:" in line
+        page.screenshot(path=str(shots / "chat_view.png"), full_page=True)
+        # The votes tab: weights and top-3 per voter; the chart's axis is the vote weight.
+        headers = page.locator("#votes thead").inner_text().lower()
+        assert "weight" in headers and "top 3" in headers
+        assert "weight" in page.locator("#votes-plot").inner_text().lower()
+        # Compare: the same reply neutral beside the emotional one.
+        page.get_by_text("Compare: the same reply without emotion").click()
+        page.locator("#compare-button").click()
+        page.locator("#compare-neutral video").wait_for(timeout=120_000)
+        assert page.locator("#compare-emotional video").get_attribute("src")
+        assert "neutral" in page.locator("#compare-note").inner_text()
+        page.locator("#compare-neutral").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "compare_view.png"), full_page=True)
+        browser.close()

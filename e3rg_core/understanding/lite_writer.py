@@ -93,9 +93,11 @@ class SmolLM:
     def stream(self, messages: list[dict[str, str]], max_tokens: int, temperature: float,
                seed: int) -> Iterator[str]:
         """The model's answer in raw pieces as they are generated; closing the iterator stops generation."""
+        # No prompt cache: a prefix kept from another request changes the logits slightly, and then the same turn
+        # and seed would not give the same reply.
         body = {"messages": messages, "max_tokens": max_tokens, "temperature": temperature, "seed": seed,
                 "frequency_penalty": FREQUENCY_PENALTY, "presence_penalty": PRESENCE_PENALTY,
-                "stop": list(TURN_STARTS), "stream": True}
+                "stop": list(TURN_STARTS), "stream": True, "cache_prompt": False}
         pieces: queue.Queue = queue.Queue()
         stop = threading.Event()
 
