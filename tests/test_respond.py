@@ -1,4 +1,4 @@
-"""The whole lite cascade on real package-shipped models, through the CLI entry point as a user runs it."""
+"""The respond command line: one turn in, reply.json, reply.wav and reply.mp4 out; bad input exits 2."""
 import json
 
 import imageio_ffmpeg

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "gpu_smoke.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gpu_smoke.py"
 
 
 def test_the_gpu_smoke_script_passes_every_step_with_one_gpu_call():
