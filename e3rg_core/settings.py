@@ -35,7 +35,10 @@ MAX_HISTORY_UTTERANCES = 40
 MAX_UPLOAD_BYTES = 200 * 1024 * 1024
 MAX_INPUT_AUDIO_SECONDS = 60.0      # user audio, and audio taken from a user video
 MAX_INPUT_VIDEO_SECONDS = 60.0
-MAX_VIDEO_FRAMES_SAMPLED = 64       # frames the understanding stage may look at
+# Frames the understanding stage may look at: Ola-Omni was fine-tuned on at most 48 frames (frames_upbound 48 in
+# its training scripts), and 48 frames of 640x360 (253 tokens each after Ola's resize) leave a quarter of its
+# 16,384-token context to the dialogue, the audio and the reply; 64 frames (16.2k tokens) would not fit.
+MAX_VIDEO_FRAMES_SAMPLED = 48
 MIN_AUDIO_RMS = 1e-3                # below this a clip counts as silent
 MIN_REFERENCE_SPEECH_SECONDS = 3.0  # voice cloning needs this much speech in the reference
 MAX_REFERENCE_VOICE_SECONDS = 60.0

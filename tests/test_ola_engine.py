@@ -2,6 +2,7 @@
 text -> an emotion vote and a streamed reply, in full precision and with the LLM quantised to 4-bit NF4."""
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -18,8 +19,11 @@ from e3rg_core.settings import MAX_REPLY_CHARS
 from e3rg_core.understanding.prompts import emotion_prompt
 from e3rg_core.understanding.voting import decide
 from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
-from e3rg_core.understanding.ola.cost import KV_BYTES_PER_TOKEN, estimate_generation, zerogpu_duration
-from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter, OlaRuntime
+from e3rg_core.settings import MAX_EMOTION_TOKENS, MAX_REPLY_TOKENS, MAX_VIDEO_FRAMES_SAMPLED
+from e3rg_core.understanding.ola.cost import KV_BYTES_PER_TOKEN, estimate_generation
+from e3rg_core.understanding.ola.engine import (EMOTION_SAMPLING, REPLY_SAMPLING, OlaEmotionVoter, OlaReplyWriter,
+                                               OlaRuntime)
+from e3rg_core.understanding.ola.processor import frame_tokens
 from e3rg_core.understanding.ola.loading import OlaFiles, load_ola
 from e3rg_core.understanding.ola.model import OlaForCausalLM
 
@@ -210,5 +214,81 @@ def test_cost_grows_with_frames_tokens_and_precision():
                                       new_tokens=96, quantized=False)
     assert small.seconds < large.seconds and small.gpu_bytes < large.gpu_bytes < unquantised.gpu_bytes
     assert large.gpu_bytes - small.gpu_bytes >= KV_BYTES_PER_TOKEN * 12_000
-    assert zerogpu_duration(small + large) > small.seconds + large.seconds
     assert (small + large).gpu_bytes == large.gpu_bytes
+
+
+class Counting:
+    """Counts the calls of a bound method while still calling it."""
+
+    def __init__(self, method):
+        self.method, self.calls = method, []
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append(kwargs)
+        return self.method(*args, **kwargs)
+
+
+def test_a_turn_encodes_its_media_once(runtime, monkeypatch):
+    video, speech = Counting(runtime.model.encode_video), Counting(runtime.model.encode_speech)
+    monkeypatch.setattr(runtime.model, "encode_video", video)
+    monkeypatch.setattr(runtime.model, "encode_speech", speech)
+    voter, writer = OlaEmotionVoter(runtime), OlaReplyWriter(runtime)
+
+    request = request_with_media()
+    emotion = decide([voter.vote(request)], {voter.name: voter.priority})
+    list(writer.write(request, emotion, max_new_tokens=8))
+    assert (len(video.calls), len(speech.calls)) == (1, 1)
+    assert len(runtime.recent_media) == 0          # the reply was the features' last use
+
+    # Features belong to one request object, not to its content: an equal request is encoded again.
+    twin = request_with_media()
+    list(writer.write(twin, decide([voter.vote(twin)], {voter.name: voter.priority}), max_new_tokens=8))
+    assert (len(video.calls), len(speech.calls)) == (2, 2)
+
+    # A vote whose reply is written elsewhere leaves nothing behind once its request is gone.
+    voter.vote(request_with_media())
+    gc.collect()
+    assert len(runtime.recent_media) == 0
+
+
+def test_votes_and_replies_sample_as_e3rg(runtime, monkeypatch):
+    generate = Counting(runtime.model.generate)
+    monkeypatch.setattr(runtime.model, "generate", generate)
+    request = request_with_media()
+    voter = OlaEmotionVoter(runtime)
+    emotion = decide([voter.vote(request)], {voter.name: voter.priority})
+    list(OlaReplyWriter(runtime).write(request, emotion, max_new_tokens=8))
+    vote_call, reply_call = generate.calls
+    for call, sampling in ((vote_call, EMOTION_SAMPLING), (reply_call, REPLY_SAMPLING)):
+        assert {key: call[key] for key in ("do_sample", "num_beams", "temperature", "top_p", "top_k",
+                                           "repetition_penalty")} == sampling.generate_kwargs()
+    assert EMOTION_SAMPLING.temperature == REPLY_SAMPLING.temperature == 0.2
+    assert EMOTION_SAMPLING.top_p == 1.0        # E3RG's top_p=None: no nucleus cut, whatever the checkpoint says
+    assert vote_call["max_new_tokens"] == MAX_EMOTION_TOKENS and reply_call["max_new_tokens"] == 8
+
+
+def test_a_long_video_gives_ola_at_most_48_frames(runtime):
+    # What media.load_video hands over for a 16:9 clip: frames scaled to 640x360, which Ola's rule pads to 640x384.
+    frames = np.zeros((64, 360, 640, 3), np.uint8)
+    full = request_with_media()
+    request = UnderstandingRequest(history=full.history, audio=full.audio,
+                                   video=VideoClip(frames, np.arange(64) / 8, 8.0, 8.0))
+    plan = runtime.processor.plan(request, emotion_prompt(request))
+    assert MAX_VIDEO_FRAMES_SAMPLED == 48 and plan.frames == 48
+    assert plan.frame_size == (384, 640) and frame_tokens(384, 640) == 253
+    assert plan.sequence_tokens < runtime.processor.context_tokens - 3_000      # room left for the dialogue
+    assert list(plan.frame_indices) == list(np.linspace(0, 63, 48, dtype=int))
+
+
+def test_the_turn_estimate_prices_the_media_encoders_once(runtime):
+    request = request_with_media()
+    plan = runtime.processor.plan(request, emotion_prompt(request))
+    args = (plan.frames, plan.vit_tokens, plan.sequence_tokens, plan.speech_chunks)
+    quantized = runtime.model.quantized
+    encoded_twice = (estimate_generation(*args, MAX_EMOTION_TOKENS, quantized)
+                     + estimate_generation(*args, MAX_REPLY_TOKENS, quantized))
+    once = runtime.estimate(request)
+    assert once.seconds < encoded_twice.seconds
+    assert once.seconds == pytest.approx(encoded_twice.seconds
+                                         - estimate_generation(*args, 0, quantized).seconds
+                                         + estimate_generation(0, 0, plan.sequence_tokens, 0, 0, quantized).seconds)

@@ -7,11 +7,11 @@ KV cache and the largest transient activations of each stage.
 
 Seconds are an estimate from FLOPs at assumed effective throughputs for one ZeroGPU slice (half an
 RTX Pro 6000 Blackwell or half an H200), with bitsandbytes NF4 kernels for the LLM. They were not measured
-here (no GPU was available to this port); the margin in zerogpu_duration absorbs the error.
+here (no GPU was available to this port); the turn's price adds a margin for the error (tiers/zerogpu.py
+ESTIMATE_MARGIN).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from .vision import FRAMES_PER_BATCH
@@ -59,9 +59,12 @@ def weight_bytes(quantized: bool = True) -> int:
 
 
 def estimate_generation(frames: int, vit_tokens: int, sequence_tokens: int, speech_chunks: int,
-                        new_tokens: int, quantized: bool = True) -> RequestCost:
+                        new_tokens: int, quantized: bool = True, encodes_media: bool = True) -> RequestCost:
     """One generation: `frames` video frames with `vit_tokens` ViT patches in all, a merged prompt of
-    `sequence_tokens`, `speech_chunks` 30 s audio chunks and up to `new_tokens` generated."""
+    `sequence_tokens`, `speech_chunks` 30 s audio chunks and up to `new_tokens` generated. Without
+    `encodes_media` the media's features come from an earlier generation about the same request."""
+    if not encodes_media:
+        frames = vit_tokens = speech_chunks = 0
     patches_per_frame = vit_tokens / frames if frames else 0
     stage_peak = max(PREFILL_BYTES_PER_TOKEN * sequence_tokens,
                      FRAMES_PER_BATCH * patches_per_frame * VISION_BYTES_PER_PATCH,
@@ -71,8 +74,3 @@ def estimate_generation(frames: int, vit_tokens: int, sequence_tokens: int, spee
     seconds = (CALL_SECONDS + VISION_SECONDS_PER_PATCH * vit_tokens + SPEECH_SECONDS_PER_CHUNK * speech_chunks
                + PREFILL_SECONDS_PER_TOKEN * sequence_tokens + DECODE_SECONDS_PER_TOKEN * new_tokens)
     return RequestCost(int(memory), seconds)
-
-
-def zerogpu_duration(cost: RequestCost, margin: float = 1.5, startup_seconds: float = 15.0) -> int:
-    """Seconds to ask @spaces.GPU for: the estimate with a margin, plus a worker's weight transfer."""
-    return int(math.ceil(cost.seconds * margin + startup_seconds))

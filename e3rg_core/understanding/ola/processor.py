@@ -1,8 +1,11 @@
 """Turning one understanding request into Ola's inputs: frames, audio chunks and a ChatML prompt.
 
-Everything here follows Ola's inference settings (LOWRES_RESIZE=384x32, HIGHRES_BASE=0x32,
-VIDEO_RESIZE=0x64, VIDEO_MAXRES=480, VIDEO_MINRES=288, MAXRES=1536, MINRES=0, PAD2STRIDE) with one fix:
-the frames uniformly sampled from a video are all kept (Ola's script drops most of them, issue #44).
+Everything here follows Ola's inference settings (inference/infer.py at Ola-Omni/Ola f681820: LOWRES_RESIZE=384x32,
+HIGHRES_BASE=0x32, VIDEO_RESIZE=0x64, VIDEO_MAXRES=480, VIDEO_MINRES=288, MAXRES=1536, MINRES=0, PAD2STRIDE; the
+rule itself is mm_utils.resize_video) with two changes:
+- the frames uniformly sampled from a video are all kept (Ola's script drops most of them, issue #44);
+- at most MAX_VIDEO_FRAMES_SAMPLED (48) frames, the most Ola saw in training (frames_upbound 48), where its
+  script takes 64: 64 frames of 640x360 would fill the whole 16k context.
 Nothing is written to disk: frames and audio arrive decoded, in memory.
 """
 from __future__ import annotations
@@ -232,7 +235,11 @@ class OlaProcessor:
         return InputPlan(tuple(ids), indices, size, chunks, sequence)
 
     def __call__(self, request: UnderstandingRequest, prompt: Prompt) -> OlaInputs:
-        plan = self.plan(request, prompt)
+        return self.inputs(request, self.plan(request, prompt))
+
+    @staticmethod
+    def inputs(request: UnderstandingRequest, plan: InputPlan) -> OlaInputs:
+        """The pixels and audio chunks a plan of this request asks for."""
         frames = mels = waveforms = None
         if plan.frame_indices is not None:
             frames = video_pixels(request.video.frames[plan.frame_indices])
