@@ -109,7 +109,10 @@ def test_loads_the_official_full_model_layout(tiny_dir, tmp_path):
     assert set(loaded) == set(expected)
     assert max(float((loaded[key] - expected[key]).abs().max()) for key in expected) == 0.0
     request = turn()
-    assert voter.vote(request) == direct.vote(request)
+    torch.manual_seed(0)
+    from_official = voter.vote(request)
+    torch.manual_seed(0)
+    assert from_official == direct.vote(request)
 
 
 def test_a_checkpoint_missing_a_weight_is_refused(tiny_dir, tmp_path):
@@ -135,3 +138,35 @@ def test_without_the_files_the_voter_is_unavailable():
     # The tests run offline (conftest) and no test machine caches the 22 GB repository.
     with pytest.raises(EngineUnavailableError, match="Qwen2.5-Omni-7B"):
         QwenOmniVoter.from_pretrained(QWEN_OMNI_REPO, device="cpu", local_files_only=True)
+
+
+def test_votes_sample_as_named_not_as_the_checkpoint_says(voter, monkeypatch):
+    from e3rg_core.understanding.qwen_omni_voter import VOTE_SAMPLING
+    calls = []
+    generate = voter.model.generate
+
+    def recording(*args, **kwargs):
+        calls.append(kwargs)
+        return generate(*args, **kwargs)
+
+    monkeypatch.setattr(voter.model, "generate", recording)
+    voter.vote(turn())
+    sampling = {key: calls[0][key] for key in ("do_sample", "num_beams", "temperature", "top_p", "top_k",
+                                               "repetition_penalty")}
+    assert sampling == VOTE_SAMPLING.generate_kwargs()
+    assert VOTE_SAMPLING.temperature == 0.2 and VOTE_SAMPLING.top_p == 1.0
+
+
+def test_a_large_frame_is_bounded_like_a_qwen_video_frame(voter, monkeypatch):
+    from e3rg_core.understanding.qwen_omni_voter import FRAME_MAX_PIXELS, FRAME_MIN_PIXELS
+    # The official processor allows photos up to 12,845,056 pixels; a video frame gets at most 768 tokens.
+    monkeypatch.setitem(voter.image_processor.size, "longest_edge", 12_845_056)
+    monkeypatch.setitem(voter.image_processor.size, "shortest_edge", 3_136)
+    rng = np.random.default_rng(2)
+    frames = rng.integers(0, 256, (2, 1080, 1920, 3), dtype=np.uint8)
+    request = UnderstandingRequest(history=(Utterance(0, "speaker", "Look at this."),),
+                                   video=VideoClip(frames, np.arange(2) / 2, 1.0, 2.0))
+    grids = voter.inputs(request)["image_grid_thw"]
+    pixels = grids[:, 1:].prod(-1) * voter.image_processor.patch_size ** 2
+    assert ((FRAME_MIN_PIXELS <= pixels) & (pixels <= FRAME_MAX_PIXELS)).all()
+    assert int(grids[0, 1:].prod()) // voter.image_processor.merge_size ** 2 <= 768

@@ -30,6 +30,7 @@ from ..settings import MAX_EMOTION_TOKENS
 from .ola.cost import (CALL_SECONDS, DECODE_SECONDS_PER_TOKEN, PREFILL_SECONDS_PER_TOKEN, SPEECH_SECONDS_PER_CHUNK,
                        VISION_SECONDS_PER_PATCH)
 from .prompts import Prompt, emotion_prompt, parse_emotion
+from .sampling import Sampling
 
 QWEN_OMNI_REPO = "Qwen/Qwen2.5-Omni-7B"
 # What the thinker reads from the repository: its config and weights (the shards also hold the talker and
@@ -40,7 +41,13 @@ THINKER_FILES = ("config.json", "generation_config.json", "model.safetensors.ind
                  "preprocessor_config.json", "added_tokens.json", "merges.txt", "special_tokens_map.json",
                  "tokenizer.json", "tokenizer_config.json", "vocab.json")
 UNQUANTISED_MODULES = ("model.audio_tower", "model.visual", "lm_head")
-VOTE_FRAMES = 4             # evenly spread stills: enough to read a face, cheap next to Ola's 64 frames
+VOTE_FRAMES = 4             # evenly spread stills: enough to read a face, cheap next to Ola's 48 frames
+# Qwen's own bounds on one video frame's pixels (qwen-omni-utils VIDEO_MIN_PIXELS / VIDEO_MAX_PIXELS: 128 to 768
+# merged 28x28 patches); the image processor's defaults are for photos and let a 1080p frame take 2,600 tokens.
+FRAME_MIN_PIXELS, FRAME_MAX_PIXELS = 128 * 28 * 28, 768 * 28 * 28
+# E3RG's table ran Qwen2.5-Omni-7B beside Ola zero-shot (its script is not public); it votes as Ola's emotion vote
+# does: temperature 0.2, no nucleus cut, one beam, top-k and repetition penalty of the Qwen2.5 generation config.
+VOTE_SAMPLING = Sampling(temperature=0.2, top_p=1.0, top_k=20, repetition_penalty=1.05)
 ENGINE_NAME = "qwen2.5-omni-7b"
 
 
@@ -87,7 +94,7 @@ def spread_frames(video: VideoClip, count: int) -> np.ndarray:
 
 
 class QwenOmniVoter(EmotionVoter):
-    """Asks the Qwen2.5-Omni thinker for the one fine label that fits the speaker (greedy, a few tokens)."""
+    """Asks the Qwen2.5-Omni thinker for the one fine label that fits the speaker (VOTE_SAMPLING, a few tokens)."""
     name = ENGINE_NAME
     modality = "omni"
     priority = 5                # after Ola-Omni (E3RG's stronger omni model), before the lite voters
@@ -141,6 +148,11 @@ class QwenOmniVoter(EmotionVoter):
         video = request.video
         return None if video is None or not len(video.frames) else spread_frames(video, VOTE_FRAMES)
 
+    def _frame_size_bounds(self) -> dict[str, int]:
+        """Qwen's video-frame pixel bounds, never beyond what the image processor itself allows."""
+        largest = min(FRAME_MAX_PIXELS, self.image_processor.size["longest_edge"])
+        return {"shortest_edge": min(FRAME_MIN_PIXELS, largest), "longest_edge": largest}
+
     def _audio_tokens(self, mel_frames: torch.Tensor) -> torch.Tensor:
         # The thinker's own rule for how many frames its audio encoder emits.
         return self.model.model.audio_tower._get_feat_extract_output_lengths(mel_frames)[1]
@@ -157,7 +169,7 @@ class QwenOmniVoter(EmotionVoter):
             tensors["input_features"] = features["input_features"].to(self.model.model.audio_tower.dtype)
             tensors["feature_attention_mask"] = features["attention_mask"]
         if frames is not None:
-            images = self.image_processor(images=list(frames), return_tensors="pt")
+            images = self.image_processor(images=list(frames), size=self._frame_size_bounds(), return_tensors="pt")
             merge = self.image_processor.merge_size ** 2
             media += "".join(self.tokens["vision_bos"] + self.tokens["image"] * int(grid.prod() // merge)
                              + self.tokens["vision_eos"] for grid in images["image_grid_thw"])
@@ -171,8 +183,8 @@ class QwenOmniVoter(EmotionVoter):
     def vote(self, request: UnderstandingRequest) -> Vote:
         inputs = self.inputs(request)
         with self._lock, torch.inference_mode():
-            ids = self.model.generate(**inputs, max_new_tokens=MAX_EMOTION_TOKENS, do_sample=False,
-                                      eos_token_id=self.stop_ids, pad_token_id=self.stop_ids[-1])
+            ids = self.model.generate(**inputs, max_new_tokens=MAX_EMOTION_TOKENS, eos_token_id=self.stop_ids,
+                                      pad_token_id=self.stop_ids[-1], **VOTE_SAMPLING.generate_kwargs())
         answer = self.tokenizer.decode(ids[0, inputs["input_ids"].shape[1]:], skip_special_tokens=True).strip()
         return Vote(voter=self.name, modality=self.modality, label=parse_emotion(answer).label, confidence=None,
                     raw=answer)
@@ -189,7 +201,9 @@ class QwenOmniVoter(EmotionVoter):
             tokens += int(self._audio_tokens(torch.tensor([mel_frames]))[0]) + 2
         if frames is not None:
             height, width = frames.shape[1:3]
-            per_frame = self.image_processor.get_number_of_image_patches(height, width)
+            bounds = self._frame_size_bounds()
+            per_frame = self.image_processor.get_number_of_image_patches(height, width, {
+                "min_pixels": bounds["shortest_edge"], "max_pixels": bounds["longest_edge"]})
             patches = len(frames) * per_frame
             tokens += len(frames) * (per_frame // self.image_processor.merge_size ** 2 + 2)
         return (CALL_SECONDS + VISION_SECONDS_PER_PATCH * patches + SPEECH_SECONDS_PER_CHUNK * (samples is not None)
