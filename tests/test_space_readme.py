@@ -35,3 +35,22 @@ def test_readme_has_exactly_the_two_setup_commands():
     assert [block.split("```")[0].strip() for block in blocks] == [
         "bash scripts/install.sh && .venv/bin/python app.py", "bash scripts/test.sh"]
     assert "scripts/test.sh" in (README.parent / ".ci" / "run").read_text()
+
+
+def test_the_space_is_licensed_for_non_commercial_use():
+    """DICE-Talk's weights (CC BY-NC-SA 4.0) and the EmpatheticDialogues-derived head (CC BY-NC 4.0) make the Space
+    non-commercial; the front matter says so in a form Hugging Face accepts, and the licence table agrees."""
+    meta = _front_matter()
+    if meta["license"] == "other":      # HF's rule for "other": a license_name and the licence text in the repo
+        assert meta["license_name"] and (README.parent / meta["license_link"]).is_file()
+        text = (README.parent / meta["license_link"]).read_text(encoding="utf-8")
+        assert "non-commercial" in text.lower() and "BY-NC-SA 4.0" in text and "BY-NC 4.0" in text
+    else:
+        assert meta["license"] in ("cc-by-nc-4.0", "cc-by-nc-sa-4.0")
+    section = README.read_text(encoding="utf-8").split("## Licences", 1)[1].split("\n## ", 1)[0]
+    assert "non-commercial use only" in section
+    rows = {line.split("|")[1].strip(): line.split("|")[3] for line in section.splitlines() if line.startswith("| ")}
+    dicetalk = next(licence for name, licence in rows.items() if "DICE-Talk" in name)
+    head = next(licence for name, licence in rows.items() if "text_emotion_head" in name)
+    assert "CC BY-NC-SA 4.0" in dicetalk and "non-commercial" in dicetalk
+    assert "CC BY-NC 4.0" in head and "non-commercial" in head
