@@ -8,10 +8,17 @@ One fine->coarse map serves both evaluation and generation. Upstream used two th
 numbers, so our evaluation stays comparable, and its choices are also the sounder ones for rendering
 (map B sends "devastated" to surprised and "disappointed" to contempt). Map A's "embarrassed -> disgusted"
 comes from a duplicated dict key upstream; it is kept because it is what the published HIT computed.
+
+The listener's expression (how its voice and face answer the speaker's coarse emotion) is mapped here too: see
+expression_for.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from .contracts import EXPRESSION_MODES
 
 COARSE_LABELS: tuple[str, ...] = (
     "neutral", "happy", "surprised", "angry", "fear", "sad", "disgusted", "contempt",
@@ -60,9 +67,9 @@ _ALIASES: dict[str, str] = {
     "disappointment": "disappointed",
 }
 
-# How the listener avatar voices each coarse emotion with OpenVoice V1's English styles. The listener
-# mirrors the speaker's feeling (E3RG's explicit-emotion design) but stays conversational: a neutral turn
-# gets the friendly style, and disgust/contempt, which have no matching style, get the default one.
+# How the listener avatar voices each coarse emotion with OpenVoice V1's English styles when it mirrors the
+# speaker's feeling (E3RG's explicit-emotion design), staying conversational: a neutral turn gets the friendly
+# style, and disgust/contempt, which have no matching style, get the default one.
 OPENVOICE_STYLES: tuple[str, ...] = (
     "default", "whispering", "shouting", "excited", "cheerful", "terrified", "angry", "sad", "friendly",
 )
@@ -73,6 +80,63 @@ COARSE_TO_OPENVOICE_STYLE: dict[str, str] = {
 
 # DICE-Talk ships one prior per MEAD emotion, named like the coarse classes.
 COARSE_TO_DICETALK_EMOTION: dict[str, str] = {label: label for label in COARSE_LABELS}
+
+
+
+
+@dataclass(frozen=True)
+class Expression:
+    """How the listener avatar's voice and face answer the speaker in one turn, in each engine's own terms."""
+    name: str                   # what the page shows, e.g. "calm, reassuring"
+    openvoice_style: str        # OpenVoice V1 base-speaker style (full speech)
+    lite_voice: str             # coarse class whose lite speaking style (rate, pitch, loudness) the lite voice takes
+    dicetalk_emotion: str       # DICE-Talk emotion prior (full video)
+    lite_face: str              # coarse class whose look the lite portrait rig takes
+    intensity: float = 1.0      # scales the user's emotion intensity in the engines that honour it
+
+    def __post_init__(self) -> None:
+        if self.openvoice_style not in OPENVOICE_STYLES or not 0 < self.intensity <= 1 or not {
+                self.lite_voice, self.lite_face, self.dicetalk_emotion} <= set(COARSE_LABELS):
+            raise ValueError(f"Not an expression the engines can render: {self}.")
+
+
+# "mirror": the listener shows the speaker's own coarse emotion, as E3RG does (its DICE-Talk prior is the
+# speaker's emotion); a frightened speaker gets a terrified voice and a fearful face.
+MIRROR_EXPRESSIONS = MappingProxyType({
+    coarse: Expression(coarse, COARSE_TO_OPENVOICE_STYLE[coarse], coarse, COARSE_TO_DICETALK_EMOTION[coarse], coarse)
+    for coarse in COARSE_LABELS})
+
+# "listener": the listener answers the feeling as a caring person does (prompts.LISTENER_STANCE says the same to
+# the reply writer): it shares joy and surprise, comforts sadness, reassures fear, and meets anger, disgust and
+# contempt calmly rather than echoing them. A concerned face is the sad look (inner brows raised) at low
+# intensity; DICE-Talk's priors have no intensity, so its calm face is the neutral prior. Whispering at half
+# intensity is OpenVoice's gentlest voice.
+LISTENER_EXPRESSIONS = MappingProxyType({
+    "neutral": Expression("friendly", "friendly", "neutral", "neutral", "neutral"),
+    "happy": Expression("cheerful", "cheerful", "happy", "happy", "happy"),
+    "surprised": Expression("interested, surprised", "excited", "surprised", "surprised", "surprised", 0.6),
+    "angry": Expression("calm, serious, concerned", "default", "neutral", "neutral", "sad", 0.4),
+    "fear": Expression("gentle, reassuring, concerned", "whispering", "sad", "neutral", "sad", 0.5),
+    "sad": Expression("soft, sympathetic", "sad", "sad", "sad", "sad", 0.6),
+    "disgusted": Expression("calm, understanding", "default", "neutral", "neutral", "neutral"),
+    "contempt": Expression("calm, even", "default", "neutral", "neutral", "neutral"),
+})
+
+_EXPRESSIONS = MappingProxyType({"listener": LISTENER_EXPRESSIONS, "mirror": MIRROR_EXPRESSIONS})
+
+
+def expression_for(emotion: str, mode: str = "listener") -> Expression:
+    """How the listener's voice and face answer a speaker who feels `emotion` (a coarse class or fine label);
+    mode is one of EXPRESSION_MODES, "listener" (comforting) by default, "mirror" as E3RG."""
+    if mode not in EXPRESSION_MODES:
+        raise ValueError(f"The expression mode must be one of {', '.join(EXPRESSION_MODES)}, not {mode!r}.")
+    return _EXPRESSIONS[mode][coarse_of(emotion)]
+
+
+def as_expression(emotion: str | Expression) -> Expression:
+    """What a speech or video engine renders: the expression it is given, or for a bare emotion label the
+    mirrored one (the engines' behaviour before expressions existed)."""
+    return emotion if isinstance(emotion, Expression) else expression_for(emotion, "mirror")
 
 
 def coarse_of(fine: str) -> str:

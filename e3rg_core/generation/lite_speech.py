@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..emotions import coarse_of
+from ..emotions import Expression, as_expression
 from ..contracts import AudioClip, GenerationSettings, Speech, SpeechEngine
 from ..errors import EngineUnavailableError, MissingInputError
 from ..settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
@@ -114,11 +114,13 @@ class LiteSpeechEngine(SpeechEngine):
             return 0.0
         return float(np.clip(12 * np.log2(reference / self.own_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
 
-    def synthesize(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings) -> Speech:
+    def synthesize(self, text: str, emotion: str | Expression, avatar: Avatar, settings: GenerationSettings) -> Speech:
+        """Speech of `text` in the expression's speaking style (an emotion label alone is mirrored)."""
         import librosa
         text = speakable_text(text)
-        style = SPEAKING_STYLES[coarse_of(emotion)]
-        strength = float(np.clip(settings.emotion_intensity, 0.0, 2.0))
+        expression = as_expression(emotion)
+        style = SPEAKING_STYLES[expression.lite_voice]
+        strength = float(np.clip(settings.emotion_intensity, 0.0, 2.0)) * expression.intensity
         tempo = float(np.clip(settings.speech_speed, *HIBARI_SPEED_RANGE)) * style.rate ** strength
         shift = float(np.clip(self.voice_shift(avatar) + style.semitones * strength,
                               -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))

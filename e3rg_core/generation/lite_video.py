@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..emotions import coarse_of
+from ..emotions import Expression, as_expression
 from ..contracts import Animation, GenerationSettings, Speech, VideoEngine
 from ..errors import MissingInputError
 from ..faces import Box, largest_face
@@ -310,15 +310,17 @@ class LiteTalkingPortrait(VideoEngine):
     name = "lite: portrait warp rig (loudness lip-sync)"
     supported_settings = frozenset({"emotion_intensity", "seed"})
 
-    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str,
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str | Expression,
                 settings: GenerationSettings) -> Animation:
-        look = LOOKS[coarse_of(emotion)]
+        """The portrait speaking, with the expression's look (an emotion label alone is mirrored)."""
+        expression = as_expression(emotion)
+        look = LOOKS[expression.lite_face]
         layout = portrait_layout(portrait)
         samples = np.asarray(speech.samples, np.float32)[: int(MAX_SPEECH_SECONDS * speech.sample_rate)]
         frame_count = int(round(len(samples) / speech.sample_rate * FPS))
         if frame_count == 0:
             raise MissingInputError("There is no speech to animate.")
-        strength = float(np.clip(settings.emotion_intensity, 0.0, MAX_INTENSITY))
+        strength = float(np.clip(settings.emotion_intensity, 0.0, MAX_INTENSITY)) * expression.intensity
         rng = np.random.default_rng(settings.seed)
 
         crop = layout.crop

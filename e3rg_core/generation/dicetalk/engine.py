@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ...emotions import COARSE_TO_DICETALK_EMOTION, coarse_of
+from ...emotions import Expression, as_expression
 from ...contracts import Animation, GenerationSettings, Speech, VideoEngine
 from ...errors import InputError, MediaTooLongError, MissingInputError
 from ...settings import MAX_SPEECH_SECONDS, MAX_VIDEO_STEPS
@@ -39,9 +39,11 @@ class DiceTalkVideoEngine(VideoEngine):
         pipeline = DiceTalkPipeline.from_pretrained(device, dtype, local_files_only)
         return cls(pipeline, load_emotion_priors(cache_dir or data_dir()))
 
-    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str, settings: GenerationSettings) -> Animation:
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str | Expression,
+                settings: GenerationSettings) -> Animation:
+        """The portrait speaking with the expression's emotion prior (an emotion label alone is mirrored)."""
         try:
-            prior = self.priors[COARSE_TO_DICETALK_EMOTION[coarse_of(emotion)]]
+            prior = self.priors[as_expression(emotion).dicetalk_emotion]
         except KeyError:
             raise InputError(f"DICE-Talk cannot render the emotion {emotion!r}.") from None
         return self.animate_prior(portrait, speech, prior, settings)

@@ -1,7 +1,8 @@
 """The full-tier speech engine: emotion-styled English speech in the avatar's own voice.
 
-coarse emotion -> OpenVoice V1 style -> base speaker speech (style strength = emotion_intensity) -> tone colour
-conversion from the base voice to the avatar's reference voice -> 22,050 Hz Speech.
+expression (emotions.expression_for) -> OpenVoice V1 style -> base speaker speech (style strength = the
+expression's intensity x emotion_intensity) -> tone colour conversion from the base voice to the avatar's reference
+voice -> 22,050 Hz Speech.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ...emotions import COARSE_TO_OPENVOICE_STYLE, coarse_of
+from ...emotions import Expression, as_expression
 from ...contracts import GenerationSettings, Speech, SpeechEngine
 from ...errors import CheckpointMismatchError, MissingInputError
 from ...settings import MAX_SPEECH_SECONDS
@@ -61,10 +62,12 @@ class OpenVoiceSpeechEngine(SpeechEngine):
             return self.base.source_tone_color(style, intensity)
         return self.converter.extract_se([speech], self.base.sample_rate)
 
-    def synthesize(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings) -> Speech:
+    def synthesize(self, text: str, emotion: str | Expression, avatar: Avatar, settings: GenerationSettings) -> Speech:
+        """Speech of `text` in the expression's style (an emotion label alone is mirrored)."""
         text = speakable_text(text)
-        style = COARSE_TO_OPENVOICE_STYLE[coarse_of(emotion)]
-        intensity = float(np.clip(settings.emotion_intensity, 0.0, 1.0))
+        expression = as_expression(emotion)
+        style = expression.openvoice_style
+        intensity = float(np.clip(settings.emotion_intensity * expression.intensity, 0.0, 1.0))
         speed = float(np.clip(settings.speech_speed, *SPEED_RANGE))
         # The reference voice is checked before any synthesis, so a bad one fails fast.
         target = target_tone_color(avatar, self.converter)
