@@ -32,6 +32,8 @@ from .processor import InputPlan, OlaInputs, OlaProcessor
 # E3RG's inference (Ola's inference/infer.py settings) samples both answers with temperature 0.2, top_p=None (no
 # nucleus cut) and one beam, and leaves the rest to the checkpoint's generation_config.json. Ola-7b was fine-tuned
 # from Qwen2.5-7B-Instruct and is assumed to carry its file (top_k 20, repetition_penalty 1.05; not read here).
+# Generating from embeddings, the penalty counts the generated tokens only, in E3RG's run as here (transformers
+# warns that it does).
 EMOTION_SAMPLING = Sampling(temperature=0.2, top_p=1.0, top_k=20, repetition_penalty=1.05)
 REPLY_SAMPLING = Sampling(temperature=0.2, top_p=1.0, top_k=20, repetition_penalty=1.05)
 STREAM_TIMEOUT_S = 300.0
