@@ -251,6 +251,7 @@ def figures(predicted: list[str], gold: list[str]) -> dict:
 
 def save_head(path: Path, layers: dict[str, np.ndarray], reading, temperature: float) -> None:
     from safetensors.numpy import save_file
+
     from .understanding.situation_voter import ENCODER_PACKAGE
     from .understanding.text_emotion import FORMAT
     metadata = {"format": FORMAT, "labels": ",".join(ED_LABELS), "encoder": ENCODER_PACKAGE,
@@ -259,7 +260,147 @@ def save_head(path: Path, layers: dict[str, np.ndarray], reading, temperature: f
     save_file(layers, str(path), metadata=metadata)
 
 
-def train(data: Path, out: Path, report: Path | None) -> dict:
+# -- the word head ---------------------------------------------------------------------------------------------
+
+def build_vocabulary(texts: list[str], min_df: int, max_terms: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """The max_terms terms found in the most texts (at least min_df), and their smoothed IDF."""
+    from collections import Counter
+
+    from .understanding.word_emotion import terms
+    document_frequency = Counter(term for text in texts for term in set(terms(text)))
+    kept = sorted((t for t, n in document_frequency.items() if n >= min_df),
+                  key=lambda t: (-document_frequency[t], t))[:max_terms]
+    df = np.array([document_frequency[t] for t in kept], dtype=np.float64)
+    return tuple(kept), np.log((1 + len(texts)) / (1 + df)) + 1
+
+
+def sparse_rows(vectoriser, texts: list[str]):
+    """The texts' unit TF-IDF vectors as a CSR matrix."""
+    from scipy.sparse import csr_matrix
+    rows = [vectoriser.sparse(text) for text in texts]
+    pointer = np.cumsum([0] + [len(c) for c, _ in rows])
+    columns = np.concatenate([c for c, _ in rows]) if rows else np.zeros(0, np.int64)
+    values = np.concatenate([v for _, v in rows]) if rows else np.zeros(0, np.float32)
+    return csr_matrix((values, columns, pointer), shape=(len(texts), len(vectoriser.vocabulary)))
+
+
+def word_turns(vectoriser, conversations: list[Conversation], reading):
+    """CSR matrix of each speaker-ending prefix's turn vector (as WordVectoriser.turn reads it), and the labels and
+    last-turn mask of those prefixes."""
+    from scipy.sparse import csr_matrix, diags
+    texts = [u for c in conversations for u in c.utterances]
+    utterances = sparse_rows(vectoriser, texts)
+    rows, columns, weights, labels, last, start, turn = [], [], [], [], [], 0, 0
+    for conversation in conversations:
+        prefixes = histories(conversation)
+        for number, history in enumerate(prefixes):
+            end = history[-1].index
+            listeners = [i for i in range(1, end, 2)]
+            for i in range(0, end + 1, 2):
+                rows.append(turn), columns.append(start + i), weights.append(reading.decay ** ((end - i) // 2))
+            for i in listeners:
+                rows.append(turn), columns.append(start + i), weights.append(reading.listener_weight / len(listeners))
+            labels.append(ED_LABELS.index(conversation.emotion)), last.append(number == len(prefixes) - 1)
+            turn += 1
+        start += len(conversation.utterances)
+    mix = csr_matrix((weights, (rows, columns)), shape=(turn, len(texts)))
+    combined = (mix @ utterances).tocsr()
+    norms = np.sqrt(np.asarray(combined.multiply(combined).sum(1)).ravel())
+    return diags(1 / np.maximum(norms, 1e-12)) @ combined, np.array(labels), np.array(last)
+
+
+def train_word_head(x, y: np.ndarray, l2: float, steps: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """Softmax regression on sparse unit vectors with an L2 penalty on the weights, full-batch Adam."""
+    import torch
+    torch.manual_seed(0)
+    coo = x.tocoo()
+    features = torch.sparse_coo_tensor(np.vstack([coo.row, coo.col]), coo.data.astype(np.float32), coo.shape,
+                                       check_invariants=True)
+    targets = torch.from_numpy(y).long()
+    weight = torch.zeros(len(ED_LABELS), x.shape[1], requires_grad=True)
+    bias = torch.zeros(len(ED_LABELS), requires_grad=True)
+    optimiser = torch.optim.Adam([weight, bias], lr=0.05)
+    gain = 10.0     # unit-length inputs: the gain lets the logits grow without huge raw weights
+    for _ in range(steps):
+        logits = gain * torch.sparse.mm(features, weight.T) + bias
+        loss = torch.nn.functional.cross_entropy(logits, targets) + l2 * (gain * weight).pow(2).sum()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+    return (gain * weight).detach().numpy().astype(np.float32), bias.detach().numpy().astype(np.float32)
+
+
+def sparse_probabilities(weight: np.ndarray, bias: np.ndarray, x, temperature: float = 1.0) -> np.ndarray:
+    logits = (np.asarray(x @ weight.T) + bias) / temperature
+    logits -= logits.max(1, keepdims=True)
+    odds = np.exp(logits)
+    return odds / odds.sum(1, keepdims=True)
+
+
+def train_words(data: Path, out: Path) -> dict:
+    """The word head: vocabulary and regularisation, then reading and temperature, chosen on valid's last turns."""
+    from safetensors.numpy import save_file
+
+    from .understanding.word_emotion import FORMAT, WordReading, WordVectoriser
+    valid = read_conversations(data / "valid.csv")
+    if (data / "train.csv").is_file():
+        train_conversations = read_conversations(data / "train.csv")
+        texts = [" ".join(c.utterances[::2]) for c in train_conversations]
+        y = np.array([ED_LABELS.index(c.emotion) for c in train_conversations])
+    else:
+        rows = read_situations(data / "train_situations.csv")
+        texts, y = [r[0] for r in rows], np.array([ED_LABELS.index(r[2]) for r in rows])
+
+    def merit(probabilities: np.ndarray, gold: np.ndarray) -> float:
+        predicted, truth = [ED_LABELS[i] for i in probabilities.argmax(1)], [ED_LABELS[i] for i in gold]
+        return fine_accuracy(predicted, truth) + hit_rate(predicted, truth)
+
+    base_reading = WordReading(0.7, 0.15)
+    searched = []
+    for min_df, max_terms in itertools.product((2,), (12_000, 24_000)):
+        vectoriser = WordVectoriser(*build_vocabulary(texts, min_df, max_terms))
+        x_train = sparse_rows(vectoriser, texts)
+        x_valid, y_valid, last = word_turns(vectoriser, valid, base_reading)
+        for l2 in (3e-6, 1e-5, 3e-5):
+            weight, bias = train_word_head(x_train, y, l2)
+            searched.append((merit(sparse_probabilities(weight, bias, x_valid[last]), y_valid[last]),
+                             (min_df, max_terms, l2), vectoriser, weight, bias))
+            print(f"words {searched[-1][1]} {searched[-1][0] / 2:.4f}", file=sys.stderr)
+    _, choice, vectoriser, weight, bias = max(searched, key=lambda s: s[0])
+    readings = []
+    for decay, listener in itertools.product((0.5, 0.7, 0.85), (0.0, 0.15, 0.3)):
+        x_valid, y_valid, last = word_turns(vectoriser, valid, WordReading(decay, listener))
+        readings.append((merit(sparse_probabilities(weight, bias, x_valid[last]), y_valid[last]),
+                         WordReading(decay, listener)))
+    _, reading = max(readings, key=lambda r: r[0])
+    x_valid, y_valid, last = word_turns(vectoriser, valid, reading)
+    grid = np.exp(np.linspace(np.log(0.3), np.log(3.0), 40))
+    nll = [-np.log(sparse_probabilities(weight, bias, x_valid[last], t)[np.arange(last.sum()), y_valid[last]]
+                   + 1e-12).mean() for t in grid]
+    temperature = float(grid[int(np.argmin(nll))])
+    metadata = {"format": FORMAT, "labels": ",".join(ED_LABELS), "vocabulary": json.dumps(list(vectoriser.vocabulary)),
+                "decay": repr(reading.decay), "listener_weight": repr(reading.listener_weight),
+                "temperature": repr(round(temperature, 4))}
+    save_file({"out.weight": weight, "out.bias": bias, "idf": vectoriser.idf.astype(np.float32)}, str(out),
+              metadata=metadata)
+    predicted = [ED_LABELS[i] for i in sparse_probabilities(weight, bias, x_valid[last], temperature).argmax(1)]
+    return {"vocabulary": {"min_df": choice[0], "max_terms": choice[1], "terms": len(vectoriser.vocabulary)},
+            "l2": choice[2], "reading": vars(reading), "temperature": temperature,
+            "weights_sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
+            "valid_last_turns": figures(predicted, [ED_LABELS[i] for i in y_valid[last]])}
+
+
+def train(data: Path, folder: Path) -> dict:
+    """Both heads, written into folder under their shipped names, then the vote fitted on valid."""
+    from .understanding import text_emotion, word_emotion
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = {"embedding_head": train_embedding_head(data, folder / text_emotion.HEAD_FILE.name),
+               "word_head": train_words(data, folder / word_emotion.HEAD_FILE.name)}
+    summary["vote"] = evaluate_voters(data, folder)
+    return summary
+
+
+def train_embedding_head(data: Path, out: Path) -> dict:
     from .understanding.text_emotion import TurnReading
     cache = EmbeddingCache(data / "cache")
     valid = embed_turns(read_conversations(data / "valid.csv"), cache, "valid")
@@ -313,54 +454,61 @@ def train(data: Path, out: Path, report: Path | None) -> dict:
                "valid_last_turns": figures(predicted, gold_last)}
     all_predicted = [ED_LABELS[i] for i in head_probabilities(layers, valid.vectors(reading), temperature).argmax(1)]
     summary["valid_all_turns"] = figures(all_predicted, [ED_LABELS[i] for i in valid.labels])
-    if report:
-        report.write_text(json.dumps(summary, indent=2), encoding="utf-8")
     return summary
 
 
-def evaluate_voters(data: Path, head_file: Path) -> dict:
-    """The trained head and the situation voter, each alone and in the weighted vote, on valid's last turns; the
-    situation voter's weight (the head's is 1) is the one that scores best there."""
+def evaluate_voters(data: Path, folder: Path) -> dict:
+    """The lite tier's three text voters on valid's last turns, each alone and in the weighted vote. The embedding
+    head's weight is 1; the word head's and the situation voter's are the ones under which the vote scores best
+    (fine accuracy + HIT) on valid; set them as the voters' `weight`."""
     from dataclasses import replace
+
+    import torch
     from tqdm import tqdm
+
     from .contracts import UnderstandingRequest
+    from .understanding import text_emotion, word_emotion
     from .understanding.situation_voter import SituationEmotionVoter
-    from .understanding.text_emotion import TextEmotionHead, TextEmotionVoter
     from .understanding.voting import decide
-    head = TextEmotionVoter(TextEmotionHead.from_pretrained(head_file))
-    situations = SituationEmotionVoter.from_pretrained()
+    torch.set_num_threads(1)    # one request's worth of work at a time, as the lite tier runs it
+    voters = (text_emotion.TextEmotionVoter(text_emotion.TextEmotionHead.from_pretrained(
+                  folder / text_emotion.HEAD_FILE.name)),
+              word_emotion.WordEmotionVoter(word_emotion.WordEmotionHead.from_pretrained(
+                  folder / word_emotion.HEAD_FILE.name)),
+              SituationEmotionVoter.from_pretrained())
     turns = [(histories(c)[-1], c.emotion) for c in read_conversations(data / "valid.csv")]
     gold = [emotion for _, emotion in turns]
-    cast = []
-    for history, _ in tqdm(turns, desc="voting on valid"):
-        request = UnderstandingRequest(history=history)
-        cast.append((head.vote(request), situations.vote(request)))
-    priorities = {head.name: head.priority, situations.name: situations.priority}
+    cast = [tuple(v.vote(UnderstandingRequest(history=h)) for v in voters)
+            for h, _ in tqdm(turns, desc="voting on valid")]
+    priorities = {v.name: v.priority for v in voters}
 
-    def voted(weight: float) -> list[str]:
-        return [decide([v for v in (a, replace(b, weight=weight) if b else None) if v], priorities).fine
-                for a, b in cast]
+    def voted(weights: tuple[float, ...]) -> list[str]:
+        return [decide([replace(v, weight=w) for v, w in zip(votes, weights) if v is not None], priorities).fine
+                for votes in cast]
 
     def merit(predicted: list[str]) -> float:
         return fine_accuracy(predicted, gold) + hit_rate(predicted, gold)
 
-    grid = [round(w, 2) for w in np.linspace(0.0, 2.0, 41)]
-    fitted = max(grid, key=lambda w: (merit(voted(w)), -w))
-    return {"situation_voter_weight": fitted, "head_weight": 1.0,
-            "head_alone": figures([a.label for a, _ in cast], gold),
-            "situation_voter_alone": figures([b.label if b else "neutral" for _, b in cast], gold),
-            "weighted_vote": figures(voted(fitted), gold),
-            "vote_by_weight": {w: round(merit(voted(w)) / 2, 4) for w in grid[::4]}}
+    grid = [(1.0, round(w, 2), s) for w in np.linspace(0.0, 2.0, 21) for s in (0.0, 0.1, 0.2, 0.3, 0.5)]
+    scored = {weights: merit(voted(weights)) for weights in tqdm(grid, desc="fitting the vote weights")}
+    best = max(grid, key=lambda weights: (scored[weights], -sum(weights)))
+    alone = {v.name: figures([votes[i].label if votes[i] else "neutral" for votes in cast], gold)
+             for i, v in enumerate(voters)}
+    return {"weights": dict(zip((v.name for v in voters), best)), "alone": alone,
+            "weighted_vote": figures(voted(best), gold),
+            "equal_weights": figures(voted((1.0, 1.0, 1.0)), gold),
+            "merit_by_word_weight": {w: round(scored[(1.0, w, best[2])] / 2, 4) for _, w, s in grid[::5]}}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m e3rg_core.train_emotion", description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, help="folder with ED's train and valid files")
     parser.add_argument("--convert", type=Path, help="an ED CSV to write as AvaMERG-layout JSON (needs --out)")
-    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="with --convert: the JSON file; else the folder for the two heads (default: the package)")
     parser.add_argument("--report", type=Path, default=None, help="write the valid figures as JSON here")
     parser.add_argument("--evaluate", action="store_true",
-                        help="train nothing: score the head (--out, else the shipped one) and the vote on valid")
+                        help="train nothing: score the heads in --out (default: the shipped ones) and the vote")
     args = parser.parse_args(argv)
     try:
         if args.convert:
@@ -373,20 +521,22 @@ def main(argv: list[str] | None = None) -> int:
         if args.data is None:
             parser.error("give --data DIR or --convert FILE")
         from .understanding.text_emotion import HEAD_FILE
-        if args.evaluate:
-            result = evaluate_voters(args.data, args.out or HEAD_FILE)
-            if args.report:
-                args.report.write_text(json.dumps(result, indent=2), encoding="utf-8")
-            print(json.dumps({k: {m: v[m] for m in ("fine_accuracy", "hit", "macro_f1")} if isinstance(v, dict)
-                              and "hit" in v else v for k, v in result.items()}))
-            return 0
-        summary = train(args.data, args.out or HEAD_FILE, args.report)
+        folder = args.out or HEAD_FILE.parent
+        summary = {"vote": evaluate_voters(args.data, folder)} if args.evaluate else train(args.data, folder)
     except (DialogueFormatError, FileNotFoundError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(json.dumps({k: v for k, v in summary.items() if k != "valid_all_turns"} | {
-        "valid_last_turns": {k: v for k, v in summary["valid_last_turns"].items() if k != "confusion"}}))
+    if args.report:
+        args.report.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    print(json.dumps(_headline(summary), indent=1))
     return 0
+
+
+def _headline(summary: dict) -> dict:
+    """The summary without confusion matrices."""
+    if isinstance(summary, dict):
+        return {k: _headline(v) for k, v in summary.items() if k != "confusion"}
+    return summary
 
 
 if __name__ == "__main__":

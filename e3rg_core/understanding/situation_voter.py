@@ -122,6 +122,7 @@ class SituationEmotionVoter(EmotionVoter):
     name = "MiniLM situations"
     modality = "text"
     priority = 10
+    weight = 0.3        # fitted on ED's valid split with the trained text heads (see text_emotion.TextEmotionVoter)
 
     def __init__(self, encoder: SentenceEncoder, prototypes: np.ndarray):
         self.encoder, self.prototypes = encoder, prototypes
