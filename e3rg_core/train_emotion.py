@@ -1,16 +1,17 @@
-"""Train the lite tier's text emotion head on EmpatheticDialogues, and convert ED files to the AvaMERG layout.
+"""Train the lite tier's two text emotion heads on EmpatheticDialogues (ED), and convert ED files to the AvaMERG
+layout.
 
-    python -m e3rg_core.train_emotion --data DIR [--out HEAD.safetensors]
+    python -m e3rg_core.train_emotion --data DIR [--out FOLDER] [--report REPORT.json]
+    python -m e3rg_core.train_emotion --data DIR --evaluate [--out FOLDER]
     python -m e3rg_core.train_emotion --convert DIR/valid.csv --out DIR/valid.json
 
 DIR holds ED's train and valid splits, never its test split: train.csv (ED's own utterance layout) or, where only
 situations could be had, train_situations.csv (text,aug_text,label); and valid.csv in ED's own layout or the
 utterance layout conv_id,utterance_idx,prompt,utterance,label. Commas may be written `_comma_` (ED's escape).
-The training examples are every speaker-ending prefix of each train conversation (or each situation and its
-paraphrase), labelled with the conversation's emotion. Everything chosen here -- the head's kind and
-regularisation, how the turn is read, the softmax temperature and the two text voters' weights -- is chosen on
-valid. Embeddings are cached under DIR/cache, so a retrain re-embeds nothing. See
-e3rg_core/understanding/MODEL_CARD.md.
+The training examples are every speaker-ending prefix of each train conversation (or each situation), labelled
+with the conversation's emotion. Everything chosen here -- each head's kind and regularisation, how the turn is
+read, the softmax temperatures and the vote's weights -- is chosen on valid. Sentence embeddings are cached under
+DIR/cache, so a retrain re-embeds nothing. See e3rg_core/understanding/MODEL_CARD.md.
 """
 from __future__ import annotations
 
@@ -66,9 +67,9 @@ def _label(raw: str, where: str) -> str:
 
 
 def read_conversations(path: Path) -> list[Conversation]:
-    """ED conversations from a utterance-per-line CSV. ED never quotes a field (commas are `_comma_`), so a line is
-    split on commas; lines with too few fields or a non-numeric utterance index are skipped, as are the stray
-    commas of ED's malformed lines, which only ever spill into the trailing columns."""
+    """ED conversations from an utterance-per-line CSV. ED escapes commas as `_comma_` and quotes nothing, so a
+    line is split on commas and read by position: fields after the utterance are ignored, a line with too few
+    fields or a non-numeric utterance index is skipped, and so is a conversation with a gap in its numbering."""
     lines = path.read_text(encoding="utf-8").splitlines()
     if not lines:
         raise DialogueFormatError(f"{path.name} is empty.")
@@ -406,9 +407,9 @@ def train_embedding_head(data: Path, out: Path) -> dict:
     valid = embed_turns(read_conversations(data / "valid.csv"), cache, "valid")
     if (data / "train.csv").is_file():
         train_turns = embed_turns(read_conversations(data / "train.csv"), cache, "train")
-        x_train = {"turns": train_turns.vectors(TurnReading(0.5, 0.5, 0.0))}
         y_train = train_turns.labels
-        sources = {"turns": x_train["turns"]}
+        # the reading of the training turns is fixed at the middle of the grid searched below
+        sources = {"turns": train_turns.vectors(TurnReading(0.7, 0.5, 0.15))}
     else:
         rows = read_situations(data / "train_situations.csv")
         situations = cache([r[0] for r in rows], "train-situations")
