@@ -3,8 +3,12 @@
     python -m e3rg_core.evaluate DATA.json [--limit N] [--emotion-only] [--k-shot K] [--media-dir D] --out REPORT.json
 
 HIT as E3RG defines it (the last turn's voted emotion in the gold label's coarse class), exact fine accuracy,
-a coarse confusion matrix, and sentence-averaged Dist-1/2 over the replies written for every turn. Gold labels
-outside the taxonomy are normalised; those that name no known emotion are counted and left out of HIT.
+a coarse confusion matrix, and, over the replies written for every turn: E3RG's sentence-averaged Dist-1/2,
+Dist-1/2 over all replies together, the share of replies whose first four words open another reply too, mean
+words, speech seconds (spoken by the lite speech engine) and the share of replies the text emotion head reads as
+the listener stance the voted emotion asks for (prompts.LISTENER_STANCE). Every turn's reply is listed in the
+report. Gold labels outside the taxonomy are normalised; those that name no known emotion are counted and left
+out of HIT.
 """
 from __future__ import annotations
 
@@ -16,12 +20,13 @@ from pathlib import Path
 
 from .contracts import AudioClip, Dialogue, EngineSet, GenerationSettings, Turn, UnderstandingRequest, VideoClip
 from .dialogue import load_dialogues
-from .emotions import normalise_label
-from .errors import InputError
+from .emotions import coarse_of, normalise_label
+from .errors import CheckpointMismatchError, EngineUnavailableError, InputError
 from .media import load_audio, load_video
-from .metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate
+from .metrics import (coarse_confusion, corpus_distinct_n, distinct_n, fine_accuracy, hit_rate, mean_words,
+                      repeated_opening_share)
 from .runner import TurnJob, understand, write
-from .understanding.prompts import SHOT_CHOICES, sample_examples
+from .understanding.prompts import FITTING_SHARE, SHOT_CHOICES, sample_examples, stance_fit
 
 
 def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple[AudioClip | None, VideoClip | None]:
@@ -45,7 +50,7 @@ def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple
 def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[Dialogue], k_shot: int,
              emotion_only: bool, media_dir: Path | None = None, progress: bool = True) -> dict:
     from tqdm import tqdm
-    predicted, gold, unmapped, replies = [], [], [], []
+    predicted, gold, unmapped, written = [], [], [], []
     for dialogue in tqdm(dialogues, desc="evaluating", unit="dialogue", disable=not progress):
         if not dialogue.turns:
             continue
@@ -67,16 +72,42 @@ def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[D
                     predicted.append(emotion.fine)
                     gold.append(label)
             if not emotion_only:
-                *_, written = write(replace(job, emotion=emotion), engines)
-                replies.append(written.text)
+                *_, reply = write(replace(job, emotion=emotion), engines)
+                written.append({"conversation_id": dialogue.conversation_id, "turn_id": turn.turn_id,
+                                "said": turn.history[-1].utterance, "emotion": emotion.fine,
+                                "gold": turn.speaker_emotion, "reply": reply.text})
     report = {"n": len(gold), "hit": hit_rate(predicted, gold), "fine_accuracy": fine_accuracy(predicted, gold),
               "unmapped_gold": len(unmapped), "unmapped_gold_labels": sorted({str(u) for u in unmapped}),
               "confusion": coarse_confusion(predicted, gold), "k_shot": k_shot,
               "voters": [v.name for v in engines.voters]}
     if not emotion_only:
-        report |= {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
-                   "writer": engines.writer.name}
+        report |= reply_measures(written, engines) | {"writer": engines.writer.name, "turns": written}
     return report
+
+
+def reply_measures(written: list[dict], engines: EngineSet) -> dict:
+    """The reply measures over turns written by evaluate() ("reply" and the voted "emotion" of each); adds each
+    turn's "speech_s" and "stance_fit" to its entry."""
+    from .memory.avatars import AvatarStore
+    from .understanding.text_emotion import TextEmotionHead
+    replies = [turn["reply"] for turn in written]
+    avatar, settings = AvatarStore().get(""), GenerationSettings()
+    for turn in written:
+        speech = engines.speech.synthesize(turn["reply"], coarse_of(turn["emotion"]), avatar, settings)
+        turn["speech_s"] = round(len(speech.samples) / speech.sample_rate, 2)
+    try:
+        head = TextEmotionHead.from_pretrained()
+    except (EngineUnavailableError, CheckpointMismatchError):
+        head = None
+    for turn in written:
+        turn["stance_fit"] = round(stance_fit(head.read_text(turn["reply"]), turn["emotion"]), 3) if head else None
+    seconds = [turn["speech_s"] for turn in written]
+    return {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
+            "corpus_dist1": corpus_distinct_n(replies, 1), "corpus_dist2": corpus_distinct_n(replies, 2),
+            "repeated_openings": repeated_opening_share(replies), "mean_words": mean_words(replies),
+            "mean_speech_s": sum(seconds) / len(seconds) if seconds else 0.0, "max_speech_s": max(seconds, default=0.0),
+            "stance_fit": (sum(turn["stance_fit"] >= FITTING_SHARE for turn in written) / len(written)
+                           if head and written else None)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.items()
-               if k in ("n", "hit", "fine_accuracy", "dist1", "dist2", "unmapped_gold")}
+               if k in ("n", "hit", "fine_accuracy", "dist1", "dist2", "corpus_dist1", "corpus_dist2",
+                        "repeated_openings", "mean_words", "mean_speech_s", "stance_fit", "unmapped_gold")}
     print(json.dumps(summary))
     return 0
 

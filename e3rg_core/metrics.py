@@ -1,6 +1,9 @@
-"""E3RG's evaluation measures: HIT (coarse-class match) and sentence-averaged Distinct-n."""
+"""Evaluation measures: E3RG's HIT (coarse-class match) and sentence-averaged Distinct-n, and what those hide
+about a set of replies: Distinct-n over all replies together, repeated openings and length."""
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Sequence
 
 from .emotions import COARSE_LABELS, coarse_of
@@ -30,6 +33,30 @@ def distinct_n(responses: Sequence[str], n: int) -> float:
         if grams:
             ratios.append(len(set(grams)) / len(grams))
     return sum(ratios) / len(ratios) if ratios else 0.0
+
+
+def corpus_distinct_n(responses: Sequence[str], n: int) -> float:
+    """Unique n-grams / n-grams over all responses together (lower-cased, whitespace tokens, no n-gram across
+    two responses). Unlike the sentence average it falls when different replies say the same things."""
+    grams = [tuple(tokens[i:i + n]) for tokens in (r.lower().split() for r in responses)
+             for i in range(len(tokens) - n + 1)]
+    return len(set(grams)) / len(grams) if grams else 0.0
+
+
+def opening(response: str, words: int = 4) -> tuple[str, ...]:
+    """The first words of a response, lower-cased and without punctuation ("I'm so sorry, to" -> i'm so sorry to)."""
+    return tuple(re.findall(r"[a-z0-9']+", response.lower())[:words])
+
+
+def repeated_opening_share(responses: Sequence[str], words: int = 4) -> float:
+    """Share of responses whose first `words` words open another response too (shorter ones never count)."""
+    openings = [opening(r, words) for r in responses]
+    counts = Counter(o for o in openings if len(o) == words)
+    return sum(counts[o] > 1 for o in openings if len(o) == words) / len(openings) if openings else 0.0
+
+
+def mean_words(responses: Sequence[str]) -> float:
+    return sum(len(r.split()) for r in responses) / len(responses) if responses else 0.0
 
 
 def coarse_confusion(predicted: Sequence[str], gold: Sequence[str]) -> dict[str, dict[str, int]]:

@@ -25,10 +25,10 @@ def test_reply_prompt_is_conditioned_on_the_voted_emotion():
     assert "devastated" in prompt.user and "sad" in prompt.user
     other = reply_prompt(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
     assert other.user != prompt.user
-    # and told how to meet it: comfort for sadness, shared joy for good news (not "sorry to hear that")
-    assert "comfort them" in prompt.user and "share their joy" in other.user
+    # and told how to meet it: comfort for a loss, shared joy for good news (not "sorry to hear that")
+    assert "comfort them" in prompt.user and "be glad with them" in other.user
     chat = reply_chat(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
-    assert "joyful" in chat[0]["content"] and "share their joy" in chat[0]["content"]
+    assert "be glad with them" in chat[0]["content"] and "feels joyful" in chat[-2]["content"]
 
 
 @pytest.mark.parametrize("k", [0, 1, 3])
@@ -135,8 +135,14 @@ def test_reply_chat_carries_the_emotion_examples_and_dialogue_as_turns():
     history = (Utterance(0, "speaker", "Hi."), Utterance(1, "listener", "Hello!"), Utterance(2, "speaker", "I'm sad."),
                Utterance(3, "speaker", "Really sad."))
     request = UnderstandingRequest(history=history, examples=sample_examples(pool, 1, seed=1))
-    messages = reply_chat(request, EmotionResult("lonely", "sad", (), ""))
-    assert messages[0]["role"] == "system" and "lonely" in messages[0]["content"]
-    assert [m["role"] for m in messages[1:]] == ["user", "assistant", "user", "assistant", "user"]
-    assert messages[3]["content"] == "Hi." and messages[-1]["content"] == "I'm sad. Really sad."
-    assert messages[2]["content"] == request.examples[0].turns[-1].response
+    shots = (("I lost my keys.", "Oh no, that's annoying."),)
+    messages = reply_chat(request, EmotionResult("lonely", "sad", (), ""), shots)
+    # the stance's fixed part first (instruction, then its exchanges), the emotion of this turn after it
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "system", "user", "assistant", "user",
+                                             "assistant", "user"]
+    assert "comfort them" in messages[0]["content"] and "lonely" not in messages[0]["content"]
+    assert messages[1:3] == [{"role": "user", "content": "I lost my keys."},
+                             {"role": "assistant", "content": "Oh no, that's annoying."}]
+    assert "feels lonely" in messages[3]["content"]
+    assert messages[5]["content"] == request.examples[0].turns[-1].response
+    assert messages[6]["content"] == "Hi." and messages[-1]["content"] == "I'm sad. Really sad."

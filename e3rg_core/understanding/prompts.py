@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..contracts import Dialogue, Utterance
+import numpy as np
+
+from ..contracts import Dialogue, EmotionResult, UnderstandingRequest, Utterance
 from ..emotions import FINE_LABELS, normalise_label
-from ..contracts import EmotionResult, UnderstandingRequest
 
 SHOT_CHOICES = (0, 1, 3)
 
@@ -56,13 +58,90 @@ def sample_examples(pool: list[Dialogue], k: int, query: UnderstandingRequest | 
     return tuple(random.Random(seed).sample(candidates, min(k, len(candidates))))
 
 
-# How the Listener meets each broad feeling. Told only to "acknowledge the feeling", small models open nearly every
-# reply with "I'm so sorry to hear that", good news included.
-LISTENER_STANCE: dict[str, str] = {
-    "neutral": "show friendly interest", "happy": "share their joy", "surprised": "share their surprise",
-    "angry": "take their frustration seriously", "fear": "reassure them", "sad": "comfort them",
-    "disgusted": "agree it sounds unpleasant", "contempt": "acknowledge their frustration without mocking anyone",
-}
+@dataclass(frozen=True)
+class ListenerStance:
+    """How the Listener meets one kind of feeling, and how a reply that does so reads to the text emotion head."""
+    name: str                   # its key in listener_examples.json
+    guidance: str               # what the writer is told to do
+    fitting: frozenset[str]     # fine labels a fitting reply is read as (TextEmotionHead.read_text on the reply)
+    condolences: bool           # whether sympathy for a loss ("I'm so sorry") is in place
+    cheer: bool                 # whether glad words ("congratulations", "that's great") are in place
+
+
+# Reading groups. Each group was checked against the head's readings of the project's own example replies
+# (listener_examples.json): a congratulation reads joyful/proud/impressed, condolences sad/devastated, a
+# reassurance anxious or hopeful, a validation of anger furious/annoyed.
+_GLAD = frozenset({"happy", "joyful", "proud", "excited", "grateful", "content", "impressed", "confident",
+                   "hopeful", "anticipating", "prepared"})
+_WARM = frozenset({"caring", "trusting", "faithful"})
+_SURPRISE = frozenset({"surprised", "impressed"})
+_SORROW = frozenset({"sad", "devastated", "lonely", "disappointed"})
+_MEMORY = frozenset({"nostalgic", "sentimental"})
+_WORRY = frozenset({"fear", "afraid", "terrified", "anxious", "apprehensive"})
+_ANGER = frozenset({"angry", "furious", "annoyed"})
+_DISGUST = frozenset({"disgusted", "contempt"})
+_SHAME = frozenset({"embarrassed", "ashamed", "guilty"})
+_ENVY = frozenset({"jealous", "contempt"})
+
+# Told only to "acknowledge the feeling", small models open nearly every reply with "I'm so sorry to hear that",
+# good news included; each kind of feeling gets its own instruction, examples and reading.
+STANCES: dict[str, ListenerStance] = {stance.name: stance for stance in (
+    ListenerStance("celebrate", "They share good news: be glad with them and name what they did or enjoyed.",
+                   _GLAD | _WARM | _SURPRISE, condolences=False, cheer=True),
+    ListenerStance("look_forward", "They feel hopeful or ready for something: encourage them and share their "
+                   "hope.", _GLAD | _WARM | _SURPRISE, condolences=False, cheer=True),
+    ListenerStance("appreciate", "They talk about kindness, loyalty or trust: appreciate it warmly.",
+                   _GLAD | _WARM | _SURPRISE, condolences=False, cheer=True),
+    ListenerStance("surprise", "They tell you something unexpected: share their surprise and ask about it.",
+                   _SURPRISE | _GLAD | _WORRY | _ANGER, condolences=False, cheer=True),
+    ListenerStance("comfort", "They are hurting: comfort them gently and name what they lost or missed.",
+                   _SORROW | _MEMORY | {"caring", "hopeful", "guilty"}, condolences=True, cheer=False),
+    ListenerStance("reminisce", "They share a memory: share its warmth.",
+                   _MEMORY | _GLAD | _WARM | _SURPRISE | {"sad"}, condolences=False, cheer=True),
+    ListenerStance("reassure", "They are afraid or worried: reassure them calmly.",
+                   _WORRY | _WARM | {"hopeful", "confident", "prepared", "content"}, condolences=False, cheer=False),
+    ListenerStance("validate", "They were treated unfairly or are fed up: say their anger makes sense and that "
+                   "what happened was not okay.", _ANGER | _DISGUST | _ENVY | {"disappointed"},
+                   condolences=False, cheer=False),
+    ListenerStance("disgust", "They met something gross or nasty: agree that it sounds awful.",
+                   _DISGUST | _ANGER | {"embarrassed"}, condolences=False, cheer=False),
+    ListenerStance("ease", "They feel embarrassed or guilty: be kind, and say it happens to everyone or that "
+                   "they can make it right.", _SHAME | _WARM | _MEMORY | {"hopeful", "confident", "content",
+                                                                      "prepared", "anxious", "apprehensive"},
+                   condolences=False, cheer=False),
+    ListenerStance("envy", "They feel jealous or resentful: understand the feeling without judging them.",
+                   _ENVY | _WARM | {"annoyed", "disappointed", "hopeful", "confident"},
+                   condolences=False, cheer=False),
+    ListenerStance("interest", "Show friendly interest in what they said.", _GLAD | _WARM | _SURPRISE,
+                   condolences=False, cheer=True),
+)}
+
+# Stances are chosen per fine label: "anxious" is coarse "sad" but wants reassurance, not condolences, and
+# "hopeful" is coarse "happy" but nothing has happened yet to congratulate.
+LISTENER_STANCE: dict[str, ListenerStance] = {label: STANCES[name] for name, labels in {
+    "celebrate": ("happy", "joyful", "proud", "excited", "grateful", "content", "impressed"),
+    "look_forward": ("hopeful", "anticipating", "prepared", "confident"),
+    "appreciate": ("caring", "trusting", "faithful"),
+    "surprise": ("surprised",),
+    "comfort": ("sad", "devastated", "lonely", "disappointed"),
+    "reminisce": ("nostalgic", "sentimental"),
+    "reassure": ("fear", "afraid", "terrified", "anxious", "apprehensive"),
+    "validate": ("angry", "furious", "annoyed"),
+    "disgust": ("disgusted",),
+    "ease": ("embarrassed", "ashamed", "guilty"),
+    "envy": ("jealous", "contempt"),
+    "interest": ("neutral",),
+}.items() for label in labels}
+
+FITTING_SHARE = 0.5     # a reply fits its stance when the head puts at least this much probability on `fitting`
+
+
+def stance_fit(reading: np.ndarray, fine: str) -> float:
+    """The probability the head's reading of a reply (36 values, FINE_LABELS order) puts on the labels that fit
+    the listener stance for the speaker's fine emotion."""
+    fitting = LISTENER_STANCE[fine].fitting
+    return float(sum(p for label, p in zip(FINE_LABELS, reading) if label in fitting))
+
 
 _EMOTION_SYSTEM = "You are an expert at recognising emotions in conversations."
 _REPLY_SYSTEM = ("You are the Listener in a conversation: a warm, attentive person who answers with empathy. "
@@ -91,23 +170,30 @@ def emotion_prompt(request: UnderstandingRequest) -> Prompt:
 def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Prompt:
     """Ask for the Listener's next reply, explicitly conditioned on the voted emotion."""
     instruction = (f"The Speaker seems to feel {emotion.fine} (broadly: {emotion.coarse}). "
-                   f"Write the Listener's next reply to the Speaker: acknowledge that feeling, "
-                   f"{LISTENER_STANCE[emotion.coarse]}, and respond to what they actually said. "
-                   "Use one to three short sentences. "
+                   f"Write the Listener's next reply to the Speaker. {LISTENER_STANCE[emotion.fine].guidance} "
+                   "Respond to what they actually said, and add no facts or offers of your own. "
+                   "Use one or two short sentences. "
                    "Output only the words of the reply.")
     return Prompt(_REPLY_SYSTEM, _task(instruction, request, "The reply of the Listener:",
                                        lambda example: example.turns[-1].response))
 
 
-def reply_chat(request: UnderstandingRequest, emotion: EmotionResult) -> list[dict[str, str]]:
+def reply_chat(request: UnderstandingRequest, emotion: EmotionResult,
+               shots: Sequence[tuple[str, str]] = ()) -> list[dict[str, str]]:
     """The reply prompt as chat turns (Speaker = user, Listener = assistant), for small chat models that follow
-    a conversation far better than an instruction wrapped around a transcript. Same content as reply_prompt."""
-    instruction = (f"You are a warm, caring listener. The person you are talking to feels {emotion.fine} "
-                   f"(broadly: {emotion.coarse}). Reply in one to three short sentences: acknowledge how they feel, "
-                   f"{LISTENER_STANCE[emotion.coarse]}, and respond to what they actually said.")
-    if request.context:
-        instruction += f" Context: {request.context}"
+    a conversation far better than an instruction wrapped around a transcript: the stance's guidance and the
+    `shots` (speaker, listener) exchanges, the same for every turn of that stance so a model can keep them read;
+    then the voted emotion, the request's own k-shot examples and the dialogue."""
+    instruction = (f"You are a kind friend in a spoken conversation. {LISTENER_STANCE[emotion.fine].guidance} "
+                   "Answer in one or two short sentences about what they said. Do not offer help and do not make "
+                   "up details.")
     messages = [{"role": "system", "content": instruction}]
+    for speaker, listener in shots:
+        messages += [{"role": "user", "content": speaker}, {"role": "assistant", "content": listener}]
+    feeling = f"The person you are talking to now feels {emotion.fine}."
+    if request.context:
+        feeling += f" Context: {request.context}"
+    messages.append({"role": "system", "content": feeling})
     for example in request.examples:
         turn = example.turns[-1]
         messages += [{"role": "user", "content": turn.history[-1].utterance},
