@@ -5,7 +5,7 @@ import pytest
 from e3rg_core.dialogue import (Dialogue, Profile, Turn, Utterance, dialogue_to_json, load_dialogues, parse_history,
                                 save_dialogues)
 from e3rg_core.errors import DialogueFormatError
-from e3rg_core.metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate
+from e3rg_core.metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate, macro_f1
 from e3rg_core.tiers.lite import EXAMPLE_DIALOGUES
 
 AVAMERG = [{
@@ -85,3 +85,11 @@ def test_distinct_n_is_sentence_averaged_by_hand():
     assert distinct_n(responses, 1) == pytest.approx((0.5 + 1.0) / 2)
     assert distinct_n(responses, 2) == pytest.approx((2 / 3 + 1.0) / 2)
     assert distinct_n(["one"], 2) == 0.0
+
+
+def test_macro_f1_averages_every_label_alike():
+    predicted, gold = ["sad", "sad", "joyful", "angry"], ["sad", "joyful", "joyful", "sad"]
+    # sad: 1 hit, 2 guessed, 2 gold -> 0.5; joyful: 1, 1, 2 -> 2/3; angry: 0, 1, 0 -> 0; proud: never seen -> 0
+    assert macro_f1(predicted, gold, ["sad", "joyful", "angry"]) == pytest.approx((0.5 + 2 / 3 + 0) / 3)
+    assert macro_f1(predicted, gold, ["sad", "joyful", "angry", "proud"]) == pytest.approx((0.5 + 2 / 3) / 4)
+    assert macro_f1(gold, gold, ["sad", "joyful"]) == 1.0
