@@ -1,13 +1,15 @@
-"""Lite talking portrait: a CPU 2-D rig that animates one photo with the speech and a coarse emotion.
+"""Lite talking portrait: a CPU 2-D rig that animates one photo with the speech and the turn's expression.
 
 The face box from faces.largest_face places a fixed set of anchors (mouth, eyes, brows, cheeks) at typical
-positions for a frontal face. Each frame is two warps with precomputed grids:
-  1. a face warp that opens the jaw with the speech's loudness, rounds the lips on dark (low-centroid)
-     vowels, closes the eyes for blinks and holds the emotion's expression; the opened lips get a dark
-     mouth interior;
-  2. a head warp that sways and nods the head (masked, so the background barely moves).
-The emotion also grades the colours once per render. Per frame the work is a few array sums and two
-cv2.remap calls over the face and head regions only.
+positions for a frontal face; the line where the lips meet is found in the photo (the darkest row under the
+nose) and the mouth anchors follow it. Each frame is two warps with precomputed grids:
+  1. a face warp that holds the expression (mouth corners, lips, cheeks, eyelids and brows moved as in the
+     FACS prototype of the emotion), opens the jaw with the speech's loudness, rounds the lips on dark
+     (low-centroid) vowels and closes the eyes for blinks; the parted lips show the upper teeth and the dark
+     mouth behind them;
+  2. a head warp that sways, tilts and nods the head (masked, so the background barely moves).
+The expression also grades the colours, lightly, once per render. Per frame the work is a few array sums and
+two cv2.remap calls over the face and head regions only.
 """
 from __future__ import annotations
 
@@ -23,32 +25,41 @@ from ..faces import Box, largest_face
 from ..settings import MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
 
 FPS = 25
-MAX_FRAME_SIDE = 512
-MIN_FRAME_SIDE = 256        # small photos are scaled up so the mouth spans enough pixels to animate
+MAX_FRAME_SIDE = 384
+MIN_FRAME_SIDE = 384        # small photos are scaled up (and lightly sharpened) so the face stays crisp enlarged
 FRAME_MARGIN = 0.7          # the frame is the face box grown by this on each side: head, hair and neck
 MAX_INTENSITY = 2.0         # beyond this the warps start to fold over
 
 # Anchor positions in face-box units (u right, v down from the box's top-left), for a frontal face as the
 # Haar cascade frames it (brows near 0.26, eyes near 0.38, lips meet near 0.82, chin just below the box).
+# The mouth's anchors are placed relative to where the lips meet in the photo (PortraitLayout.lips_v).
 ANCHORS: dict[str, tuple[float, float, float]] = {      # name: (u, v, sigma)
-    "brow_inner_l": (0.40, 0.26, 0.06), "brow_inner_r": (0.60, 0.26, 0.06),
-    "brow_outer_l": (0.24, 0.26, 0.07), "brow_outer_r": (0.76, 0.26, 0.07),
-    "upper_lid_l": (0.29, 0.33, 0.05), "upper_lid_r": (0.71, 0.33, 0.05),
-    "lower_lid_l": (0.29, 0.44, 0.045), "lower_lid_r": (0.71, 0.44, 0.045),
-    "cheek_l": (0.28, 0.62, 0.09), "cheek_r": (0.72, 0.62, 0.09),
-    "upper_lip": (0.50, 0.76, 0.06),
-    "corner_l": (0.33, 0.82, 0.05), "corner_r": (0.67, 0.82, 0.05),
+    "brow_inner_l": (0.39, 0.26, 0.06), "brow_inner_r": (0.61, 0.26, 0.06),
+    "brow_outer_l": (0.24, 0.27, 0.07), "brow_outer_r": (0.76, 0.27, 0.07),
+    "upper_lid_l": (0.29, 0.34, 0.045), "upper_lid_r": (0.71, 0.34, 0.045),
+    "lower_lid_l": (0.29, 0.43, 0.04), "lower_lid_r": (0.71, 0.43, 0.04),
+    "cheek_l": (0.29, 0.62, 0.08), "cheek_r": (0.71, 0.62, 0.08),
+    "upper_lip": (0.50, 0.78, 0.05), "lower_lip": (0.50, 0.87, 0.05),
+    "corner_l": (0.34, 0.82, 0.055), "corner_r": (0.66, 0.82, 0.055),
 }
+MOUTH_ANCHORS = frozenset({"upper_lip", "lower_lip", "corner_l", "corner_r"})
 EYES = ((0.29, 0.38), (0.71, 0.38))
 EYE_HALF_SIZE = (0.085, 0.04)
-LIPS_MEET = 0.82
-CHIN = 1.02
+LIPS_MEET = 0.82            # where the lips meet on a typical face; the photo's own line is searched around it
+LIPS_SEARCH = (0.74, 0.90)  # ... within these rows, between these columns:
+LIPS_SEARCH_HALF_WIDTH = 0.1
+CHIN_BELOW_LIPS = 0.2
 MOUTH_HALF_WIDTH = 0.17
 MOUTH_GAP = 0.075           # jaw drop at full loudness, in face widths
+UPPER_TEETH = 0.026         # how far the upper teeth show below the upper lip, in face widths
+TEETH_HALF_WIDTH = 0.8      # ... and across the opening (the corners show the dark of the mouth)
 LIP_ROUNDING = 0.35         # how far rounding pulls the mouth corners in, per unit of distance from centre
 NECK = (0.5, 1.3)           # the head turns about this point
 HEAD_SWAY_DEGREES = 1.4
 BLINK_PROFILE = (0.45, 0.9, 1.0, 0.6, 0.25)
+TEETH_RGB = np.asarray([236, 226, 208], np.float32)
+MOUTH_EDGE_RGB = np.asarray([112, 48, 52], np.float32)     # the inner lips' shadow
+MOUTH_DEPTH_RGB = np.asarray([44, 14, 18], np.float32)
 
 
 @dataclass(frozen=True)
@@ -64,41 +75,49 @@ class Look:
     mouth_rest: float = 0.0                                  # lips parted between words
 
 
-# Facial moves follow FACS prototypes (Ekman & Friesen): happy AU6+12, sad AU1+4+15, surprised AU1+2+5+26,
-# angry AU4+5+7+23, fear AU1+2+4+5+20+26, disgusted AU9+10+15, contempt unilateral AU12+14.
+def _pair(left: str, right: str, dx: float, dy: float) -> tuple[tuple[str, float, float], ...]:
+    """A symmetric move: dx is toward the face's midline (negative: outward)."""
+    return (left, dx, dy), (right, -dx, dy)
+
+
+# Facial moves follow FACS prototypes (Ekman & Friesen): happy AU6+12, sad AU1+4+15+17, surprised AU1+2+5+26,
+# angry AU4+5+7+23, fear AU1+2+4+5+20, disgusted AU9+10+15, contempt unilateral AU12+14. The moves are large
+# enough to read on a photo that smiles (pulling its corners well down for sad) and still show at the listener's
+# lower intensities (0.4-0.6); the colour grade is a light touch on top, not the expression itself.
 LOOKS: dict[str, Look] = {
     "neutral": Look(),
     "happy": Look(
-        moves=(("corner_l", -0.015, -0.03), ("corner_r", 0.015, -0.03), ("cheek_l", 0.0, -0.015),
-               ("cheek_r", 0.0, -0.015), ("lower_lid_l", 0.0, -0.01), ("lower_lid_r", 0.0, -0.01)),
-        gains=(1.05, 1.02, 0.95), saturation=1.12, brightness=0.03, sway=1.2),
+        moves=(*_pair("corner_l", "corner_r", -0.02, -0.045), *_pair("cheek_l", "cheek_r", 0.0, -0.022),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.014), ("lower_lip", 0.0, 0.006),
+               *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.006)),
+        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2),
     "sad": Look(
-        moves=(("corner_l", 0.0, 0.025), ("corner_r", 0.0, 0.025), ("brow_inner_l", 0.005, -0.025),
-               ("brow_inner_r", -0.005, -0.025), ("brow_outer_l", 0.0, 0.012), ("brow_outer_r", 0.0, 0.012),
-               ("upper_lid_l", 0.0, 0.008), ("upper_lid_r", 0.0, 0.008)),
-        gains=(0.95, 0.98, 1.06), saturation=0.75, brightness=-0.05, sway=0.6, tilt=2.0, lift=0.02),
+        moves=(*_pair("corner_l", "corner_r", 0.012, 0.05), ("lower_lip", 0.0, -0.014), ("upper_lip", 0.0, 0.006),
+               *_pair("brow_inner_l", "brow_inner_r", 0.01, -0.042), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.016),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.014), *_pair("cheek_l", "cheek_r", 0.0, 0.012)),
+        gains=(0.98, 0.99, 1.03), saturation=0.88, brightness=-0.025, sway=0.6, tilt=2.0, lift=0.02),
     "surprised": Look(
-        moves=(("brow_inner_l", 0.0, -0.035), ("brow_inner_r", 0.0, -0.035), ("brow_outer_l", 0.0, -0.035),
-               ("brow_outer_r", 0.0, -0.035), ("upper_lid_l", 0.0, -0.015), ("upper_lid_r", 0.0, -0.015)),
-        gains=(1.02, 1.02, 1.03), saturation=1.08, brightness=0.05, sway=1.1, lift=-0.015, mouth_rest=0.3),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.05), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.05),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.02), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.006),
+               *_pair("corner_l", "corner_r", 0.02, 0.012)),
+        gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=0.45),
     "angry": Look(
-        moves=(("brow_inner_l", 0.012, 0.03), ("brow_inner_r", -0.012, 0.03), ("upper_lid_l", 0.0, 0.01),
-               ("upper_lid_r", 0.0, 0.01), ("lower_lid_l", 0.0, -0.008), ("lower_lid_r", 0.0, -0.008),
-               ("corner_l", 0.006, 0.01), ("corner_r", -0.006, 0.01)),
-        gains=(1.10, 0.96, 0.92), saturation=1.1, brightness=-0.02, sway=1.3, lift=0.01),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.022, 0.045), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.01),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.006), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.016),
+               ("upper_lip", 0.0, 0.01), ("lower_lip", 0.0, -0.014), *_pair("corner_l", "corner_r", 0.012, 0.022)),
+        gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=1.3, lift=0.01),
     "fear": Look(
-        moves=(("brow_inner_l", 0.004, -0.03), ("brow_inner_r", -0.004, -0.03), ("brow_outer_l", 0.0, -0.015),
-               ("brow_outer_r", 0.0, -0.015), ("upper_lid_l", 0.0, -0.015), ("upper_lid_r", 0.0, -0.015),
-               ("corner_l", -0.015, 0.008), ("corner_r", 0.015, 0.008)),
-        gains=(0.95, 1.02, 1.05), saturation=0.8, brightness=-0.06, sway=0.8, lift=0.01, mouth_rest=0.15),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.012, -0.045), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.02), *_pair("corner_l", "corner_r", -0.03, 0.02)),
+        gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=0.25),
     "disgusted": Look(
-        moves=(("upper_lip", 0.0, -0.02), ("brow_inner_l", 0.008, 0.015), ("brow_inner_r", -0.008, 0.015),
-               ("cheek_l", 0.0, -0.012), ("cheek_r", 0.0, -0.012), ("corner_l", 0.0, 0.01),
-               ("corner_r", 0.0, 0.01), ("lower_lid_l", 0.0, -0.008), ("lower_lid_r", 0.0, -0.008)),
-        gains=(0.98, 1.05, 0.92), saturation=0.9, brightness=-0.02, tilt=-1.5),
+        moves=(("upper_lip", 0.0, -0.022), *_pair("brow_inner_l", "brow_inner_r", 0.012, 0.028),
+               *_pair("cheek_l", "cheek_r", 0.0, -0.018), *_pair("corner_l", "corner_r", 0.0, 0.025),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.012)),
+        gains=(0.99, 1.02, 0.97), saturation=0.95, brightness=-0.01, tilt=-1.5),
     "contempt": Look(
-        moves=(("corner_r", 0.012, -0.025), ("cheek_r", 0.0, -0.01)),
-        gains=(1.0, 0.98, 0.98), saturation=0.9, brightness=-0.02, sway=0.8, tilt=-2.0, lift=-0.01),
+        moves=(("corner_r", -0.015, -0.035), ("cheek_r", 0.0, -0.014), ("corner_l", 0.006, 0.008)),
+        gains=(1.0, 0.99, 0.99), saturation=0.95, brightness=-0.01, sway=0.8, tilt=-2.0, lift=-0.01),
 }
 
 
@@ -110,6 +129,7 @@ class PortraitLayout:
     face_x: float           # face box's top-left corner and side, in frame pixels
     face_y: float
     face_side: float
+    lips_v: float = LIPS_MEET   # where the lips meet, in face-box units
 
     def point(self, u: float, v: float) -> tuple[float, float]:
         return self.face_x + u * self.face_side, self.face_y + v * self.face_side
@@ -122,8 +142,28 @@ class PortraitLayout:
 
     def mouth_box(self) -> Box:
         """The pixels that speaking changes: the lips, the opened mouth and the chin."""
-        return self.region(0.5 - MOUTH_HALF_WIDTH - 0.06, LIPS_MEET - 0.08, 0.5 + MOUTH_HALF_WIDTH + 0.06,
-                           LIPS_MEET + MOUTH_GAP * 2 + 0.04)
+        return self.region(0.5 - MOUTH_HALF_WIDTH - 0.06, self.lips_v - 0.08, 0.5 + MOUTH_HALF_WIDTH + 0.06,
+                           self.lips_v + MOUTH_GAP * 2 + 0.04)
+
+
+def lips_line(portrait: np.ndarray, face: Box) -> float:
+    """Where the lips meet, in face-box units: the lower edge of the darkest band (smoothed rows) across the
+    middle of the mouth, searched around the typical place. A closed mouth's meeting line is such a band; on
+    dark lips the band is the upper lip, whose lower edge is the line. Faces the cascade frames tall or short
+    get their mouth moved, not a cheek."""
+    gray = cv2.cvtColor(portrait, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    x0 = int(round(face.x + (0.5 - LIPS_SEARCH_HALF_WIDTH) * face.width))
+    x1 = int(round(face.x + (0.5 + LIPS_SEARCH_HALF_WIDTH) * face.width))
+    y0, y1 = (int(round(face.y + v * face.height)) for v in LIPS_SEARCH)
+    if x0 < 0 or y0 < 0 or x1 > gray.shape[1] or y1 > gray.shape[0] or y1 - y0 < 5:
+        return LIPS_MEET
+    rows = gray[y0:y1, x0:x1].mean(axis=1)
+    width = max(1, int(round(face.height * 0.006)))
+    rows = np.convolve(np.pad(rows, width, mode="edge"), np.ones(2 * width + 1) / (2 * width + 1), "valid")
+    darkest = int(np.argmin(rows))
+    below = rows[darkest:darkest + max(3, int(round(face.height * 0.05)))]
+    edge = darkest + int(np.argmax(below >= (below.min() + below.max()) / 2))
+    return float((y0 + edge - face.y) / face.height)
 
 
 def portrait_layout(portrait: np.ndarray) -> PortraitLayout:
@@ -132,7 +172,20 @@ def portrait_layout(portrait: np.ndarray) -> PortraitLayout:
     size = int(np.clip(crop.width, MIN_FRAME_SIDE, MAX_FRAME_SIDE)) // 2 * 2
     scale = size / crop.width
     return PortraitLayout(crop=crop, size=size, face_x=(face.x - crop.x) * scale,
-                          face_y=(face.y - crop.y) * scale, face_side=face.width * scale)
+                          face_y=(face.y - crop.y) * scale, face_side=face.width * scale,
+                          lips_v=lips_line(portrait, face))
+
+
+def framed_portrait(portrait: np.ndarray, layout: PortraitLayout) -> np.ndarray:
+    """The layout's square of the portrait at the frame size; an enlarged crop is sharpened back a little."""
+    crop = layout.crop
+    square = portrait[crop.y:crop.y + crop.height, crop.x:crop.x + crop.width]
+    if crop.width >= layout.size:
+        return cv2.resize(square, (layout.size, layout.size), interpolation=cv2.INTER_AREA)
+    frame = cv2.resize(square, (layout.size, layout.size), interpolation=cv2.INTER_LANCZOS4)
+    # Unsharp mask at the enlargement's own scale restores the edges the interpolation softened.
+    blurred = cv2.GaussianBlur(frame, (0, 0), 0.5 * layout.size / crop.width)
+    return cv2.addWeighted(frame, 1.4, blurred, -0.4, 0)
 
 
 def mouth_shapes(samples: np.ndarray, sample_rate: int, frame_count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -187,33 +240,62 @@ def color_grade(rgb: np.ndarray, look: Look, strength: float) -> np.ndarray:
     return (np.clip(values, 0, 1) * 255 + 0.5).astype(np.uint8)
 
 
+def expression_field(u: np.ndarray, v: np.ndarray, look: Look, side: float, lips_v: float,
+                     anchors: dict[str, tuple[float, float, float]] = ANCHORS) -> np.ndarray:
+    """The look's anchor moves as map offsets over a grid of face-unit coordinates: Gaussian bumps of
+    displacement around the anchors, in pixels (content moves by +d, so the maps sample from -d)."""
+    lips_shift = lips_v - LIPS_MEET
+    field = np.zeros((2, *u.shape), np.float32)
+    for anchor, dx, dy in look.moves:
+        au, av, sigma = anchors[anchor]
+        av += lips_shift if anchor in MOUTH_ANCHORS else 0.0
+        bump = np.exp(-((u - au) ** 2 + (v - av) ** 2) / (2 * sigma ** 2)) * side
+        field[0] -= dx * bump
+        field[1] -= dy * bump
+    return field
+
+
+def hold_look(portrait: np.ndarray, look: Look, strength: float = 1.0,
+              anchors: dict[str, tuple[float, float, float]] = ANCHORS) -> np.ndarray:
+    """The still portrait, at its own size, with the look's moves made once (anchors placed for this face, or
+    where a typical face has them): how a photo is given another expression (scripts/make_avatars.py makes the
+    built-in listener's neutral face this way)."""
+    face = largest_face(portrait)
+    xs, ys = np.meshgrid(np.arange(portrait.shape[1], dtype=np.float32),
+                         np.arange(portrait.shape[0], dtype=np.float32))
+    field = expression_field((xs - face.x) / face.width, (ys - face.y) / face.width, look, face.width,
+                             lips_line(portrait, face), anchors)
+    return cv2.remap(portrait, cv2.scaleAdd(field[0], strength, xs), cv2.scaleAdd(field[1], strength, ys),
+                     cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+
+
 class _Rig:
     """The precomputed grids and images for one portrait with one emotion."""
 
     def __init__(self, frame: np.ndarray, layout: PortraitLayout, look: Look, strength: float):
         self.frame = frame
         self.layout = layout
-        side = layout.face_side
-        self.face_roi = layout.region(-0.2, 0.0, 1.2, 1.45)
+        side, lips = layout.face_side, layout.lips_v
+        self.face_roi = layout.region(-0.2, 0.0, 1.2, lips + 0.63)
         self.face_u, self.face_v, self.face_grid = self._grid(self.face_roi)
+        self.expression = expression_field(self.face_u, self.face_v, look, layout.face_side, lips)
         u, v = self.face_u, self.face_v
-        # Expression: Gaussian bumps of displacement around the anchors (content moves by +d, so maps take -d).
-        self.expression = np.zeros((2, *u.shape), np.float32)
-        for anchor, dx, dy in look.moves:
-            au, av, sigma = ANCHORS[anchor]
-            bump = np.exp(-((u - au) ** 2 + (v - av) ** 2) / (2 * sigma ** 2)) * side
-            self.expression[0] -= dx * bump
-            self.expression[1] -= dy * bump
         # Jaw: everything from where the lips meet down to the chin drops; the lens shape comes from the
         # narrow horizontal profile. The step's width keeps the map monotonic at the widest opening.
-        below_lips = 1 / (1 + np.exp(-(v - LIPS_MEET) / (MOUTH_GAP * 0.3)))
-        below_chin = np.where(v > CHIN, np.exp(-((v - CHIN) / 0.1) ** 2), 1.0)
+        chin = lips + CHIN_BELOW_LIPS
+        below_lips = 1 / (1 + np.exp(-(v - lips) / (MOUTH_GAP * 0.3)))
+        below_chin = np.where(v > chin, np.exp(-((v - chin) / 0.1) ** 2), 1.0)
         self.jaw = -(np.exp(-((u - 0.5) / 0.16) ** 2 / 2) * below_lips * below_chin * side).astype(np.float32)
-        self.rounding = ((u - 0.5) * np.exp(-((u - 0.5) / 0.2) ** 2 - ((v - LIPS_MEET) / 0.06) ** 2)
+        self.rounding = ((u - 0.5) * np.exp(-((u - 0.5) / 0.2) ** 2 - ((v - lips) / 0.06) ** 2)
                          * LIP_ROUNDING * side).astype(np.float32)
         self.mouth_rest = look.mouth_rest * strength
         self.closed_eyes, self.eye_alpha, self.eye_roi = self._closed_eyes()
         self._build_head_warp()
+        head, face = self.head_roi, self.face_roi
+        self.face_in_head = np.s_[face.y - head.y:face.y - head.y + face.height,
+                                  face.x - head.x:face.x - head.x + face.width]
+        mouth_x, mouth_y = (int(round(c)) for c in layout.point(0.5, lips))
+        self.mouth_in_head = (mouth_y - head.y, mouth_x - head.x)
 
     def _grid(self, roi: Box) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         xs, ys = np.meshgrid(np.arange(roi.x, roi.x + roi.width, dtype=np.float32),
@@ -259,48 +341,76 @@ class _Rig:
 
     def render(self, jaw: float, rounding: float, blink: float, expression: float,
                roll_degrees: float, shift: tuple[float, float]) -> np.ndarray:
-        work = self.frame.copy()
+        work = self.frame
         if blink > 0:
+            work = work.copy()
             roi = self.eye_roi
             view = work[roi.y:roi.y + roi.height, roi.x:roi.x + roi.width]
             weight = self.eye_alpha * blink
             view[:] = (view * (1 - weight) + self.closed_eyes * weight + 0.5).astype(np.uint8)
-        opening = max(jaw, self.mouth_rest) * MOUTH_GAP
-        xs, ys = self.face_grid
-        map_x = xs + expression * self.expression[0] + rounding * self.rounding
-        map_y = ys + expression * self.expression[1] + opening * self.jaw
-        face = cv2.remap(work, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        self._paint_mouth(face, opening, rounding)
-        roi = self.face_roi
-        work[roi.y:roi.y + roi.height, roi.x:roi.x + roi.width] = face
-        # The head turns by roll about the neck and shifts; sampling uses the inverse motion.
+        # The head turns by roll about the neck and shifts; sampling uses the inverse motion. cv2.scaleAdd
+        # (a * x + y in one pass) keeps the per-frame map sums cheap at 384-512 px.
         angle = np.deg2rad(roll_degrees)
         cos_1, sin = float(np.cos(angle)) - 1, float(np.sin(angle))
         xs, ys = self.head_grid
-        map_x = xs + cos_1 * self.head_mx + sin * self.head_my - shift[0] * self.head_mask
-        map_y = ys - sin * self.head_mx + cos_1 * self.head_my - shift[1] * self.head_mask
+        map_x = cv2.scaleAdd(self.head_mask, -shift[0],
+                             cv2.scaleAdd(self.head_my, sin, cv2.scaleAdd(self.head_mx, cos_1, xs)))
+        map_y = cv2.scaleAdd(self.head_mask, -shift[1],
+                             cv2.scaleAdd(self.head_my, cos_1, cv2.scaleAdd(self.head_mx, -sin, ys)))
+        # The face's own motion is added to the head's maps, so one remap does both: the face offsets are
+        # taken where the head moved from rather than to, a difference of a pixel or two in fields that
+        # change over tens of pixels.
+        opening = max(jaw, self.mouth_rest) * MOUTH_GAP
+        inner = self.face_in_head
+        map_x[inner] = cv2.scaleAdd(self.rounding, rounding, cv2.scaleAdd(self.expression[0], expression,
+                                                                          map_x[inner]))
+        map_y[inner] = cv2.scaleAdd(self.jaw, opening, cv2.scaleAdd(self.expression[1], expression, map_y[inner]))
         roi = self.head_roi
-        work[roi.y:roi.y + roi.height, roi.x:roi.x + roi.width] = cv2.remap(
-            work, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return work
+        moved = cv2.remap(work, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if (roi.width, roi.height) == (self.layout.size, self.layout.size):
+            out = moved
+        else:
+            out = self.frame.copy()
+            out[roi.y:roi.y + roi.height, roi.x:roi.x + roi.width] = moved
+        # The mouth moved with the head by the inverse of the head maps' offset there.
+        mouth, side = self.mouth_in_head, self.layout.face_side
+        mx, my, mask = float(self.head_mx[mouth]), float(self.head_my[mouth]), float(self.head_mask[mouth])
+        head_dx = (cos_1 * mx + sin * my - shift[0] * mask) / side
+        head_dy = (-sin * mx + cos_1 * my - shift[1] * mask) / side
+        roi = self.face_roi
+        self._paint_mouth(out[roi.y:roi.y + roi.height, roi.x:roi.x + roi.width], opening, rounding,
+                          (-head_dx, -head_dy))
+        return out
 
-    def _paint_mouth(self, face: np.ndarray, opening: float, rounding: float) -> None:
-        """Darken the gap between the parted lips, an ellipse from where they met down to the lower lip."""
+    def _paint_mouth(self, face: np.ndarray, opening: float, rounding: float, moved: tuple[float, float]) -> None:
+        """Fill the gap between the parted lips, an ellipse from where they met down to the lower lip (moved with
+        the head, in face units): the upper teeth under the upper lip, then the dark of the mouth."""
         side = self.layout.face_side
         half_h = opening / 2
         if half_h * side < 0.5:
             return
         half_w = MOUTH_HALF_WIDTH * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding)
-        center_v = LIPS_MEET + half_h
+        center_u, center_v = 0.5 + moved[0], self.layout.lips_v + half_h + moved[1]
         rows = np.flatnonzero(np.abs(self.face_v[:, 0] - center_v) <= half_h + 2 / side)
-        cols = np.flatnonzero(np.abs(self.face_u[0] - 0.5) <= half_w + 2 / side)
+        cols = np.flatnonzero(np.abs(self.face_u[0] - center_u) <= half_w + 2 / side)
         if not len(rows) or not len(cols):
             return
         box = np.s_[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
-        radius = np.sqrt(((self.face_u[box] - 0.5) / half_w) ** 2 + ((self.face_v[box] - center_v) / half_h) ** 2)
-        alpha = np.clip((1 - radius) * half_h * side / 1.2, 0, 1)[..., None]
+        across = (self.face_u[box] - center_u) / half_w
+        down = (self.face_v[box] - center_v) / half_h
+        radius = np.sqrt(across ** 2 + down ** 2)
+        alpha = np.clip((1 - radius) * half_h * side / 2.0, 0, 1)[..., None]
         depth = np.clip(1 - radius, 0, 1)[..., None]
-        inside = np.asarray([120, 52, 55], np.float32) * (1 - depth) + np.asarray([48, 14, 18], np.float32) * depth
+        inside = MOUTH_EDGE_RGB * (1 - depth) + MOUTH_DEPTH_RGB * depth
+        # The upper teeth hang from the upper lip's edge (the ellipse's top arc), as deep as UPPER_TEETH or most
+        # of a small opening, lit in the middle and shaded toward the corners and just under the lip.
+        top = -np.sqrt(np.clip(1 - across ** 2, 0, 1))
+        teeth_depth = min(UPPER_TEETH, 0.5 * opening) / half_h
+        below_lip = (down - top) / max(teeth_depth, 1e-6)
+        teeth = (np.clip((1 - below_lip) * teeth_depth * half_h * side, 0, 1)
+                 * np.clip((TEETH_HALF_WIDTH - np.abs(across)) / 0.2, 0, 1))
+        shade = (1 - 0.5 * (across / TEETH_HALF_WIDTH) ** 2) * (0.86 + 0.14 * np.clip(below_lip * 2.5, 0, 1))
+        inside = inside * (1 - teeth[..., None]) + (TEETH_RGB * shade[..., None]) * teeth[..., None]
         face[box] = (face[box] * (1 - alpha) + inside * alpha + 0.5).astype(np.uint8)
 
 
@@ -323,11 +433,7 @@ class LiteTalkingPortrait(VideoEngine):
         strength = float(np.clip(settings.emotion_intensity, 0.0, MAX_INTENSITY)) * expression.intensity
         rng = np.random.default_rng(settings.seed)
 
-        crop = layout.crop
-        square = portrait[crop.y:crop.y + crop.height, crop.x:crop.x + crop.width]
-        interpolation = cv2.INTER_AREA if crop.width > layout.size else cv2.INTER_CUBIC
-        frame = color_grade(cv2.resize(square, (layout.size, layout.size), interpolation=interpolation),
-                            look, strength)
+        frame = color_grade(framed_portrait(portrait, layout), look, strength)
         rig = _Rig(frame, layout, look, strength)
 
         jaw, rounding = mouth_shapes(samples, speech.sample_rate, frame_count)
