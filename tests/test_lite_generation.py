@@ -291,3 +291,162 @@ def test_empty_speech_is_refused(portrait, tmp_path):
     with pytest.raises(MissingInputError):
         render_video(LiteTalkingPortrait(), portrait, Speech(np.zeros(0, np.float32), 24_000, "t"), "neutral",
                                      GenerationSettings(), tmp_path / "empty.mp4")
+
+
+# ---- the portrait shows the expression it is given ---------------------------------------------------------
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def held_frame(portrait: np.ndarray, emotion, seconds: float = 1.2) -> np.ndarray:
+    """The last frame of a silent clip: the look fully set in, the lips closed."""
+    silence = Speech(np.zeros(int(seconds * 24_000), np.float32), 24_000, "silence")
+    return list(LiteTalkingPortrait().animate(portrait, silence, emotion, GenerationSettings(seed=4)).frames)[-1]
+
+
+def anchor_motion(before: np.ndarray, after: np.ndarray, layout, points) -> dict[str, np.ndarray]:
+    """Median optical flow (face widths; +x right, +y down) at face-unit points, relative to the nose's flow,
+    so that the head's own sway, tilt and lift cancel."""
+    import cv2
+    flow = cv2.calcOpticalFlowFarneback(cv2.cvtColor(before, cv2.COLOR_RGB2GRAY),
+                                        cv2.cvtColor(after, cv2.COLOR_RGB2GRAY), None, 0.5, 4, 15, 5, 5, 1.1, 0)
+    reach = max(2, int(layout.face_side * 0.03))
+
+    def at(u, v):
+        x, y = (int(round(c)) for c in layout.point(u, v))
+        return np.median(flow[y - reach:y + reach + 1, x - reach:x + reach + 1].reshape(-1, 2), axis=0)
+
+    nose = at(0.5, 0.6)
+    return {name: (at(u, v) - nose) / layout.face_side for name, (u, v) in points.items()}
+
+
+@pytest.fixture(scope="module")
+def listener_portrait() -> np.ndarray:
+    return AvatarStore().get("ava").portrait()
+
+
+def test_expressions_move_mouth_corners_and_brows_the_right_way(listener_portrait):
+    layout = portrait_layout(listener_portrait)
+    points = {"corner_l": (0.34, layout.lips_v), "corner_r": (0.66, layout.lips_v),
+              "brow_l": (0.39, 0.26), "brow_r": (0.61, 0.26)}
+    neutral = held_frame(listener_portrait, "neutral")
+    moved = {emotion: anchor_motion(neutral, held_frame(listener_portrait, emotion), layout, points)
+             for emotion in ("happy", "sad", "angry", "surprised")}
+    for emotion, motion in moved.items():
+        print(f"\n{emotion}: " + ", ".join(f"{name} ({dx:+.3f}, {dy:+.3f})" for name, (dx, dy) in motion.items()))
+    corners_up = {e: -(m["corner_l"][1] + m["corner_r"][1]) / 2 for e, m in moved.items()}
+    brows_up = {e: -(m["brow_l"][1] + m["brow_r"][1]) / 2 for e, m in moved.items()}
+    assert corners_up["happy"] > 0.02 and corners_up["sad"] < -0.02     # smile up, frown down
+    assert brows_up["sad"] > 0.015 and brows_up["surprised"] > 0.02      # inner brows raised
+    assert brows_up["angry"] < -0.015                                    # lowered ...
+    assert moved["angry"]["brow_l"][0] > 0.005 > -0.005 > moved["angry"]["brow_r"][0]    # ... and drawn together
+
+
+def face_reading(frames: np.ndarray) -> dict[str, float]:
+    from e3rg_core.understanding.face_voter import FER_LABELS, FaceEmotionVoter
+    probabilities, seen = FaceEmotionVoter.from_pretrained().probabilities(
+        frames[np.linspace(0, len(frames) - 1, 16).round().astype(int)])
+    assert seen == 16
+    return dict(zip(FER_LABELS, probabilities.round(3).tolist()))
+
+
+def test_face_voter_reads_the_rendered_expression(engine, neutral_speech):
+    """The FER2013 face voter, reading the frames the rig makes of one calm face speaking one reply, finds more of
+    each emotion where the rig showed it than where the face stayed neutral."""
+    portrait = AvatarStore().get("grace").portrait()
+    readings = {emotion: face_reading(np.stack(list(LiteTalkingPortrait().animate(
+        portrait, neutral_speech, emotion, GenerationSettings(seed=2)).frames)))
+        for emotion in ("neutral", "happy", "sad", "surprised")}
+    for emotion, reading in readings.items():
+        print(f"\n{emotion}: {reading}")
+    for emotion, label in (("happy", "happy"), ("sad", "sad"), ("surprised", "surprise")):
+        assert readings[emotion][label] > readings["neutral"][label] + 0.05, emotion
+    assert max(readings["neutral"], key=readings["neutral"].get) == "neutral"
+
+
+def test_open_mouth_shows_upper_teeth_above_a_dark_mouth(neutral_speech, listener_portrait):
+    import cv2
+    from e3rg_core.generation.lite_video import UPPER_TEETH
+    animation = LiteTalkingPortrait().animate(listener_portrait, neutral_speech, "neutral", GenerationSettings(seed=0))
+    frames = np.stack(list(animation.frames))
+    rate = neutral_speech.sample_rate
+    widest = int(np.argmax(frame_loudness(neutral_speech.samples, rate, len(frames))))
+    layout = portrait_layout(listener_portrait)
+    gray = cv2.cvtColor(frames[widest], cv2.COLOR_RGB2GRAY).astype(np.float32)
+    x0, _ = layout.point(0.46, 0)
+    x1, _ = layout.point(0.54, 0)
+
+    def band(v0: float, v1: float) -> float:
+        rows = [int(round(layout.point(0, v)[1])) for v in np.linspace(v0, v1, 4)]
+        return float(gray[min(rows):max(rows) + 1, int(x0):int(x1)].mean())
+
+    teeth = max(band(layout.lips_v + d, layout.lips_v + d + UPPER_TEETH / 3) for d in np.linspace(0, 0.03, 7))
+    mouth = min(band(layout.lips_v + d, layout.lips_v + d + 0.012) for d in np.linspace(0.02, 0.07, 11))
+    print(f"\nteeth {teeth:.0f}, mouth {mouth:.0f}")
+    assert teeth > 150 and mouth < 90
+
+
+def test_avatar_in_three_emotions_screenshot(listener_portrait):
+    """A side-by-side picture of the default listener's face in three of the listener's expressions (saved for
+    review under tests/screenshots/); the three differ most around the mouth and brows, not the background."""
+    from PIL import Image
+    from e3rg_core.emotions import expression_for
+    shown = {"joy -> cheerful": expression_for("happy"), "calm": expression_for("neutral"),
+             "sadness -> soft, sad": expression_for("sad")}
+    frames = {name: held_frame(listener_portrait, expression) for name, expression in shown.items()}
+    SCREENSHOTS.mkdir(exist_ok=True)
+    Image.fromarray(np.concatenate(list(frames.values()), axis=1)).save(SCREENSHOTS / "avatar_three_emotions.png")
+    import cv2
+    layout = portrait_layout(listener_portrait)
+    face = layout.region(0.2, 0.15, 0.8, layout.lips_v + 0.1)
+    corner = layout.region(-0.6, -0.6, -0.3, -0.3)
+    calm = cv2.cvtColor(frames["calm"], cv2.COLOR_RGB2GRAY)
+    for name in ("joy -> cheerful", "sadness -> soft, sad"):
+        # Geometry, not colour: the looks' grades tint the whole frame, their moves only the face.
+        flow = cv2.calcOpticalFlowFarneback(calm, cv2.cvtColor(frames[name], cv2.COLOR_RGB2GRAY), None,
+                                            0.5, 4, 15, 5, 5, 1.1, 0)
+        moved = np.linalg.norm(flow, axis=-1)
+        on_face = moved[face.y:face.y + face.height, face.x:face.x + face.width].mean()
+        in_corner = moved[corner.y:corner.y + corner.height, corner.x:corner.x + corner.width].mean()
+        print(f"\n{name}: face moved {on_face:.2f} px, background {in_corner:.2f} px")
+        assert on_face > 1.0 and on_face > 4 * in_corner
+
+
+# ---- built-in avatars and examples --------------------------------------------------------------------------
+
+def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
+    import re
+    from e3rg_core.faces import largest_face
+    store = AvatarStore()
+    readme = (Path(__file__).resolve().parents[1] / "assets" / "README.md").read_text()
+    pitches = {}
+    for name in store.names():
+        avatar = store.get(name)
+        largest_face(avatar.portrait())
+        pitches[name] = median_f0(avatar.reference_voice(24_000))
+        assert "public domain" in avatar.source.lower() or "cc0" in avatar.source.lower()
+        assert re.search(rf"`avatars/{name}/portrait\.jpg`.*\|.*\|", readme), name
+        assert re.search(rf"`avatars/{name}/voice\.wav`.*\|.*\|", readme), name
+    print(f"\nreference pitches: {pitches}")
+    assert len(pitches) >= 2
+    ordered = sorted(pitches.values())
+    assert all(semitones(high, low) > 2.0 for low, high in zip(ordered, ordered[1:]))
+    assert store.get("ava").profile.gender == "female" and 165 < pitches["ava"] < 255
+
+
+def test_example_videos_show_a_speaker_who_is_not_the_listener_and_their_emotions(listener_portrait):
+    import cv2
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    listener = cv2.resize(cv2.cvtColor(listener_portrait, cv2.COLOR_RGB2GRAY), (64, 64)).astype(np.float32)
+    readings = {}
+    for name, emotion in (("turn_video.mp4", "sad"), ("turn_video_angry.mp4", "angry"),
+                          ("turn_video_happy.mp4", "happy")):
+        frames, _ = read_video(examples / name)
+        speaker = cv2.resize(cv2.cvtColor(frames[0], cv2.COLOR_RGB2GRAY), (64, 64)).astype(np.float32)
+        assert np.corrcoef(speaker.ravel(), listener.ravel())[0, 1] < 0.5, name
+        readings[emotion] = face_reading(frames)
+        print(f"\n{name}: {readings[emotion]}")
+    for emotion, reading in readings.items():
+        shown = {label: p for label, p in reading.items() if label != "neutral"}
+        assert max(shown, key=shown.get) == emotion, emotion
+        assert reading[emotion] > max(readings[other][emotion] for other in readings if other != emotion), emotion

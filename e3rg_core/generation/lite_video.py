@@ -87,9 +87,8 @@ def _pair(left: str, right: str, dx: float, dy: float) -> tuple[tuple[str, float
 LOOKS: dict[str, Look] = {
     "neutral": Look(),
     "happy": Look(
-        moves=(*_pair("corner_l", "corner_r", -0.02, -0.045), *_pair("cheek_l", "cheek_r", 0.0, -0.022),
-               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.014), ("lower_lip", 0.0, 0.006),
-               *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.006)),
+        moves=(*_pair("corner_l", "corner_r", -0.025, -0.055), *_pair("cheek_l", "cheek_r", 0.0, -0.01),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.01)),
         gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2),
     "sad": Look(
         moves=(*_pair("corner_l", "corner_r", 0.012, 0.05), ("lower_lip", 0.0, -0.014), ("upper_lip", 0.0, 0.006),
