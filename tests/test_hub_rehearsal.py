@@ -1,6 +1,7 @@
 """The full tier's hub rehearsal (e3rg_core.hub_rehearsal): a private hub cache in huggingface_hub's own layout,
 holding exactly the files hub_files() lists, written like the official ones; every full engine loads from it
-with its own loader, offline; and a missing file leaves only its engine unavailable, with the reason."""
+with its own loader, offline; a missing file leaves only its engine unavailable, with the reason; and
+scripts/rehearse_full_tier.sh boots the app on it, serves a turn with every full engine, then without DICE-Talk."""
 from __future__ import annotations
 
 import hashlib
@@ -22,8 +23,10 @@ from e3rg_core.generation.dicetalk.emotion_model import EmotionModelConfig
 from e3rg_core.generation.dicetalk.pose_guider import PoseGuiderConfig
 from e3rg_core.generation.openvoice.checkpoints import V1_REPO
 from e3rg_core.hub_rehearsal import fake_repos, rehearsal_environment
+from e3rg_core.hub_rehearsal.app_run import TurnResult
 from e3rg_core.hub_rehearsal.cache import FakeHubError, build_cache, repo_folder
-from e3rg_core.hub_rehearsal.run import network_off
+from e3rg_core.hub_rehearsal.run import (Serving, fallbacks, missing_engine_notice, network_off,
+                                         served_problems)
 from e3rg_core.tiers.full import hub_files
 from e3rg_core.understanding.ola.loading import (BEATS_FILE, OLA_REPO, SPEECH_REPO, WHISPER_FILE, OlaFiles,
                                                   load_ola)
@@ -31,7 +34,8 @@ from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT.parent / "shared" / "golden"
 ENGINES = {"Ola-Omni", "Qwen2.5-Omni", "OpenVoice", "DICE-Talk"}
 
 
@@ -127,6 +131,71 @@ def test_the_rehearsal_refuses_connections_that_leave_the_machine():
                 socket.create_connection(("192.0.2.1", 443), timeout=1)
             with socket.create_connection(server.getsockname(), timeout=1):
                 pass
+
+
+def test_the_rehearsal_script_serves_a_turn_on_every_full_engine_and_one_without_dice_talk():
+    """bash scripts/rehearse_full_tier.sh, as CI and a developer run it: the app booted twice on the fake hub."""
+    from e3rg_core.generation.dicetalk import DiceTalkVideoEngine
+    from e3rg_core.generation.lite_video import LiteTalkingPortrait
+    from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter
+    from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "rehearse_full_tier.sh")], capture_output=True, text=True,
+                         timeout=1200)
+    lines = run.stdout.strip().splitlines()
+    assert lines and lines[-1].startswith("{"), run.stderr[-6000:]
+    report = json.loads(lines[-1])
+    assert run.returncode == 0 and report["passed"], (report.get("problems"), run.stderr[-6000:])
+    assert set(report) >= {"full_turn", "degraded_turn"} and not report["problems"]
+    full, degraded = report["full_turn"], report["degraded_turn"]
+    assert {OlaEmotionVoter.name, QwenOmniVoter.name} <= set(full["voters"])
+    assert (full["writer"], full["video"]) == (OlaReplyWriter.name, DiceTalkVideoEngine.name)
+    assert full["speech"] == report["loaders"]["OpenVoice"]["name"] and "OpenVoice" in full["speech"]
+    assert full["seconds"] > 0 and not fallbacks(full["notices"])
+    assert degraded["missing"] == DICETALK_REPO
+    served = degraded["served_by"]
+    assert (served["text"], served["speech"], served["video"]) == (full["writer"], full["speech"],
+                                                                   LiteTalkingPortrait.name)
+    assert {OlaEmotionVoter.name, QwenOmniVoter.name} <= set(served["voters"])
+    assert degraded["notice"].startswith("DICE-Talk is not available (") and DICETALK_REPO in degraded["notice"]
+    assert fallbacks(degraded["notices"]) == [degraded["notice"]]
+
+
+def turn_result(tmp_path: Path, voters: list[str], engines: dict, notices: list[str] = ()) -> TurnResult:
+    outputs = []
+    for name in ("reply.wav", "reply.mp4", "bundle.zip"):
+        (tmp_path / name).write_bytes(b"made")
+        outputs.append(tmp_path / name)
+    votes = [{"voter": voter} for voter in voters]
+    return TurnResult({"emotion": {"votes": votes}, "engines": engines, "notices": list(notices)}, "Well done!",
+                      *outputs, 1.0)
+
+
+FULL = Serving(("ola", "qwen"), "ola", "openvoice", "dicetalk")
+
+
+def test_the_rehearsal_finds_a_stage_served_by_another_engine_a_missing_vote_or_output(tmp_path):
+    turn = turn_result(tmp_path, ["prosody rule", "ola", "qwen"], {"text": "ola", "speech": "openvoice",
+                                                                    "video": "dicetalk"})
+    assert served_problems(turn, FULL) == []
+    assert served_problems(turn, Serving(("ola", "qwen"), "ola", "openvoice", "lite portrait")) == [
+        "the video was made by 'dicetalk', not 'lite portrait'"]
+    turn = turn_result(tmp_path, ["ola"], {"text": "template", "speech": "openvoice", "video": "dicetalk"})
+    (tmp_path / "reply.mp4").unlink()
+    assert served_problems(turn, FULL) == ["no vote from qwen (votes from ola)",
+                                           "the text was made by 'template', not 'ola'",
+                                           "the reply's .mp4 is missing or empty"]
+
+
+def test_the_rehearsal_reads_which_stage_fell_back_and_which_engine_is_missing():
+    notices = ["DICE-Talk is not available (EngineUnavailableError: EEEELY/DICE-Talk/DICE-Talk/unet.pth is not "
+               "available (LocalEntryNotFoundError).); the lite (CPU) engines do its part.",
+               "The GPU speech stage handed over: it failed. The lite (CPU) engines made the speech and video.",
+               "The video was rendered with 20 denoising steps instead of 25, to fit this turn's GPU time."]
+    assert fallbacks(notices) == notices[:2]
+    assert missing_engine_notice(notices, "DICE-Talk", DICETALK_REPO) == notices[0]
+    assert missing_engine_notice(notices, "DICE-Talk", QWEN_OMNI_REPO) is None
+    assert missing_engine_notice(notices, "OpenVoice", DICETALK_REPO) is None
+    assert missing_engine_notice(notices + notices[:1], "DICE-Talk", DICETALK_REPO) is None
 
 
 def test_ola_reads_speech_encoders_saved_in_the_legacy_pickle_format(tmp_path):

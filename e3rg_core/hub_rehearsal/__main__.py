@@ -1,5 +1,6 @@
 """python -m e3rg_core.hub_rehearsal [--root DIR]: the full tier's hub rehearsal (see __init__.py). Its last
-output line is one JSON object; it exits 1 when any step failed."""
+output line is one JSON object, {"full_turn": {...}, "degraded_turn": {...}, "cache", "loaders", "seconds",
+"passed", "problems"}; it exits 1 when any step failed (the app's log, when the app failed, goes to stderr)."""
 from __future__ import annotations
 
 import argparse
@@ -14,8 +15,10 @@ from . import rehearsal_environment
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Rehearse the full tier's loading from a fake hub, offline.")
-    parser.add_argument("--root", type=Path, help="an empty folder to work in (default: a temporary one, removed)")
+    parser = argparse.ArgumentParser(description="Rehearse the full tier from a fake hub, offline: its loaders, and "
+                                                 "the app serving a turn with every full engine, then without one.")
+    parser.add_argument("--root", type=Path, help="an empty folder to work in, kept with the app's logs and the "
+                                                  "turns' outputs (default: a temporary one, removed)")
     args = parser.parse_args(argv)
     root = args.root or Path(tempfile.mkdtemp(prefix="e3rg-rehearsal-"))
     os.environ.update(rehearsal_environment(root))     # before anything imports huggingface_hub

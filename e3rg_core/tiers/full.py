@@ -75,13 +75,21 @@ def _load_openvoice(device: str):
     return OpenVoiceSpeechEngine.from_pretrained(device=device)
 
 
+# The CPU placement exists for rehearsals without a GPU (scripts/rehearse_full_tier.sh): there DICE-Talk renders at
+# the smallest size its VAE, UNet and RIFE take (portrait.SIDE_MULTIPLE), not 512 px, so a turn's video takes
+# seconds; on a GPU it renders at its trained 512.
+CPU_VIDEO_SHORT_SIDE = 64
+
+
 def _load_dicetalk(device: str):
     import torch
 
     from ..generation.dicetalk import DiceTalkVideoEngine
     # fp16 is DICE-Talk's GPU precision; a CPU has no fast fp16 kernels.
-    return DiceTalkVideoEngine.from_pretrained(device=device,
-                                               dtype=torch.float32 if device == "cpu" else torch.float16)
+    if device == "cpu":
+        return DiceTalkVideoEngine.from_pretrained(device=device, dtype=torch.float32,
+                                                   short_side=CPU_VIDEO_SHORT_SIDE)
+    return DiceTalkVideoEngine.from_pretrained(device=device, dtype=torch.float16)
 
 
 # attribute of FullEngines, the engine's name on the page, its loader

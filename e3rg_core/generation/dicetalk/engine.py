@@ -32,12 +32,13 @@ class DiceTalkVideoEngine(VideoEngine):
 
     @classmethod
     def from_pretrained(cls, device: str | torch.device = "cuda", dtype: torch.dtype = torch.float16,
-                        local_files_only: bool = False, cache_dir: Path | None = None) -> DiceTalkVideoEngine:
+                        local_files_only: bool = False, cache_dir: Path | None = None,
+                        short_side: int = SHORT_SIDE) -> DiceTalkVideoEngine:
         """Weights from the hub (checkpoints.hub_files()); the emotion priors installed in cache_dir (default:
-        the data folder; see emotion_priors)."""
+        the data folder; see emotion_priors); frames rendered with short_side pixels on their short side."""
         from ...settings import data_dir
         pipeline = DiceTalkPipeline.from_pretrained(device, dtype, local_files_only)
-        return cls(pipeline, load_emotion_priors(cache_dir or data_dir()))
+        return cls(pipeline, load_emotion_priors(cache_dir or data_dir()), short_side=short_side)
 
     def animate(self, portrait: np.ndarray, speech: Speech, emotion: str | Expression,
                 settings: GenerationSettings) -> Animation:
