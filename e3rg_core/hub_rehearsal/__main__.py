@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 from . import rehearsal_environment
@@ -22,9 +23,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = args.root or Path(tempfile.mkdtemp(prefix="e3rg-rehearsal-"))
     os.environ.update(rehearsal_environment(root))     # before anything imports huggingface_hub
-    from .run import rehearse
     try:
+        from .run import rehearse
         report = rehearse(root)
+    except Exception as error:      # the last line stays the report, whatever stopped the rehearsal
+        traceback.print_exc()
+        report = {"full_turn": None, "degraded_turn": None, "passed": False,
+                  "problems": [f"the rehearsal stopped: {type(error).__name__}: {error}"]}
     finally:
         if args.root is None:
             shutil.rmtree(root, ignore_errors=True)

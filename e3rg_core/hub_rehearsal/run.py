@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ..errors import describe
 from ..generation.dicetalk.checkpoints import DICETALK_REPO
 from . import DATA_FOLDER, HUB_FOLDER
 from .app_run import RehearsalError, RunningApp, TurnResult, send_turn
@@ -84,7 +85,6 @@ def check_loaders(root: Path, device: str = "cpu") -> dict[str, dict]:
     """Load every full engine from root's files with the full tier's own loaders (tiers.full.LOADERS), each on
     its own: engine name -> {"engine": class, "name": the engine's own name, if it has one, "seconds": load time,
     "linear4bit": quantised layers}, or {"error": "<what>: <why>"} for one that did not load."""
-    from ..errors import describe
     from ..tiers.full import LOADERS
     require_rehearsal_environment(root)
     results = {}
@@ -234,14 +234,21 @@ def rehearse(root: Path) -> dict:
     seconds["loaders"] = time.perf_counter() - begun
     problems += [f"{name} did not load: {result['error']}" for name, result in report["loaders"].items()
                  if "error" in result]
-    expected = full_serving(report["loaders"])
+    try:
+        expected = full_serving(report["loaders"])
+    except Exception as error:      # without the engines' names no turn can be checked
+        expected = None
+        problems.append(f"the full engines' names could not be read: {describe(error)}")
     for key, turn in (("full_turn", full_turn), ("degraded_turn", degraded_turn)):
+        report[key] = None
+        if expected is None:
+            continue
         begun = time.perf_counter()
         try:
             report[key], found = turn(root, expected)
         except RehearsalError as error:
             print(f"{error}; the app's log ends:\n{error.log}", file=sys.stderr, flush=True)
-            report[key], found = None, [f"{key.replace('_', ' ')}: {error}"]
+            found = [f"{key.replace('_', ' ')}: {error}"]
         seconds[key] = time.perf_counter() - begun
         problems += found
     seconds["total"] = time.perf_counter() - started
