@@ -59,7 +59,7 @@ def log_tail(path: Path) -> str:
 
 @dataclass
 class RunningApp:
-    """app.py in a subprocess, its output in log; started() waits until it serves, stop() ends it."""
+    """app.py in a subprocess, its output in log: start() returns once it serves, stop() ends it."""
     process: subprocess.Popen
     url: str
     log: Path
