@@ -136,7 +136,8 @@ def test_judge_names_what_a_listener_does_not_say():
         "Your family must be proud.", "proud", history).problems
     assert "a number the speaker never gave" in judge("Winning 3 games is great.", "proud", history).problems
     assert "repeats itself" in judge("So proud, so proud, so proud of you.", "proud", history).problems
-    copied = judge("Your first marathon, wow!", "proud", history, shots=(("I ran my first marathon.", "Wow!"),))
+    copied = judge("A whole marathon, wow!", "proud", history,
+                   shots=(("I ran my first marathon.", "A marathon? Well done!"),))
     assert "a detail from an example" in copied.problems
 
 

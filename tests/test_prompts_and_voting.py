@@ -4,8 +4,8 @@ from e3rg_core.contracts import Utterance
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.contracts import EmotionResult, UnderstandingRequest, Vote
 from e3rg_core.tiers.lite import example_pool
-from e3rg_core.understanding.prompts import (clean_reply, emotion_prompt, parse_emotion, reply_chat, reply_prompt,
-                                             sample_examples)
+from e3rg_core.understanding.prompts import (clean_reply, clean_sentences, emotion_prompt, parse_emotion, reply_chat,
+                                             reply_prompt, sample_examples)
 from e3rg_core.understanding.voting import decide, tally
 
 QUERY = UnderstandingRequest(history=(Utterance(0, "speaker", "My dog passed away last night. "
@@ -146,3 +146,12 @@ def test_reply_chat_carries_the_emotion_examples_and_dialogue_as_turns():
     assert "feels lonely" in messages[3]["content"]
     assert messages[5]["content"] == request.examples[0].turns[-1].response
     assert messages[6]["content"] == "Hi." and messages[-1]["content"] == "I'm sad. Really sad."
+
+
+def test_clean_sentences_release_whole_cleaned_sentences():
+    raw = ['Listener', ': "I am so sorry', '. Losing a job is hard', '! Do you want to talk', '? I am here',
+           ' for you. And one more', ' sentence.']
+    pieces = list(clean_sentences(iter(raw), 360, max_sentences=3))
+    assert "".join(pieces) == 'I am so sorry. Losing a job is hard! Do you want to talk?'
+    assert all(piece.rstrip()[-1] in ".!?" for piece in pieces)
+    assert "".join(clean_sentences(iter(raw), 360, max_sentences=9)) == clean_reply("".join(raw), 360)

@@ -26,6 +26,8 @@ def lite_engines() -> EngineSet:
     from ..understanding.lite_writer import SmolLMReplyWriter
     from ..understanding.prosody_voter import VoiceProsodyVoter
     from ..understanding.situation_voter import SituationEmotionVoter
+    from ..understanding.text_emotion import TextEmotionVoter
+    from ..understanding.word_emotion import WordEmotionVoter
 
     import torch
     # The lite models are small: one intra-op thread each keeps concurrent requests from oversubscribing the
@@ -33,7 +35,9 @@ def lite_engines() -> EngineSet:
     torch.set_num_threads(1)
     notices: list[str] = []
     voters = []
-    for voter_class in (SituationEmotionVoter, FaceEmotionVoter):
+    # Every text turn gets a real vote: the two ED-trained heads and the situation prototypes read the words,
+    # with weights fitted together on ED's valid split (MODEL_CARD.md); face and voice abstain without signal.
+    for voter_class in (TextEmotionVoter, WordEmotionVoter, SituationEmotionVoter, FaceEmotionVoter):
         try:
             voters.append(voter_class.from_pretrained())
         except EngineUnavailableError as error:

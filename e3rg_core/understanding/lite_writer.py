@@ -54,6 +54,7 @@ TEMPERATURE = 0.7
 FREQUENCY_PENALTY = 0.8
 PRESENCE_PENALTY = 0.3
 REPLY_WORDS = 25            # about 8 s of speech
+MIN_REPLY_WORDS = 4         # "I get it." says nothing about what the speaker told
 MAX_SENTENCES = 2
 ATTEMPT_TOKENS = 48         # two short sentences with room for the model's own punctuation
 SHOTS = 3                   # example exchanges of the stance in the prompt, the same for every turn
@@ -77,28 +78,30 @@ _ASSISTANT_TALK = re.compile(
     r"\b(how|what) can i (help|assist|do for)|\bhelp you with\b|\bhere to help\b|\bassist(ance)?\b|\bas an ai\b"
     r"|\bnot here to\b|\blet me know\b|\bfeel free\b|\bdon'?t hesitate\b|\breach out\b|\bi('ll| will) make sure\b"
     r"|\bi can (give|arrange|offer|send|get|provide|find|book|help)\b|\bhappy to help\b|\bany (more )?questions\b",
-    re.I)
-_CONDOLENCES = re.compile(r"\bsorry\b|\bcondolence|\byour loss\b|\bpassed away\b|\brest in peace\b", re.I)
+    re.IGNORECASE)
+_CONDOLENCES = re.compile(r"\bsorry\b|\bcondolence|\byour loss\b|\bpassed away\b|\brest in peace\b", re.IGNORECASE)
 _CHEER = re.compile(r"\bcongratulat|\bglad\b|\bhappy for you\b|\b(that'?s|sounds|how) (so )?(great|wonderful|"
-                    r"awesome|amazing|fantastic|exciting)\b|\bgood for you\b|\bwell done\b", re.I)
+                    r"awesome|amazing|fantastic|exciting)\b|\bgood for you\b|\bwell done\b", re.IGNORECASE)
 # The listener telling its own story is a made-up fact.
 _SELF_STORY = re.compile(r"\b(my|our) (own |little |old |best |dear )?(wife|husband|son|daughter|kids?|children|"
                          r"mom|mum|mother|dad|father|parents?|brother|sister|family|dog|cat|pet|friend|boss|job|"
-                         r"house|car)\b|\bi (had|have had|got|went|lost|used to|once|remember when)\b", re.I)
+                         r"house|car)\b|\bi (had|have had|got|went|lost|used to|once|remember when)\b"
+                         r"|\b(happened|happens) to me\b|\bremember when\b", re.IGNORECASE)
 # "your X" where X is something the speaker never mentioned is a made-up fact ("my heart goes out to your family"
 # for a dog); these are what any listener may name without being told.
 _ANYONE_HAS = frozenset(
     "life time times day days feelings feeling heart mind best way own side turn hard effort efforts work self "
     "health story news plans future dream dreams goals experience situation point thoughts place shoes chance "
     "chances moment moments fault decision choice reaction patience courage strength hands head eyes "
-    "accomplishment achievement success progress skills talent kindness attitude voice words".split())
+    "accomplishment achievement success progress skills talent kindness attitude voice words plate memory "
+    "memories past goal well-being journey hopes worries fears emotions needs".split())
 _STOPWORDS = frozenset(
     "a an the and or but so if then than that this these those it its it's i i'm i've i'll me my mine you you're "
     "your yours he she him her his they them their we us our is am are was were be been being do does did have has "
     "had will would can could should may might must not no yes to of in on at by for with from up down out over "
     "about into just really very too also what which who whom when where why how all any some more most much many "
     "such only own same other there here now well oh wow yeah sure get got go going went make made know think feel "
-    "felt like one lot things thing time day today".split())
+    "felt like one lot things thing time day today first before try help want wanted old new".split())
 
 
 def smollm_path() -> Path:
@@ -259,6 +262,8 @@ def judge(text: str, fine: str, history: tuple[Utterance, ...], head=None,
     stance, problems = LISTENER_STANCE[fine], []
     if not text:
         return Judgement(text, None, 0.0, ("no whole sentence",))
+    if len(text.split()) < MIN_REPLY_WORDS:
+        problems.append("too short to answer anything")
     if _ASSISTANT_TALK.search(text):
         problems.append("assistant talk")
     if not stance.condolences and _CONDOLENCES.search(text):
@@ -281,7 +286,9 @@ def judge(text: str, fine: str, history: tuple[Utterance, ...], head=None,
     if any(named and named.isdisjoint(dialogue | _ANYONE_HAS)
            for named in map(content_words, re.findall(r"\byour ((?:[\w']+ )?[\w']+)", text.lower()))):
         problems.append("names something of theirs they never mentioned")
-    if content_words(text) & (content_words(" ".join(speaker for speaker, _ in shots)) - dialogue):
+    # What an example reply picked up from its speaker (the mountains, the grey cat) is what gets copied.
+    details = set().union(*(content_words(speaker) & content_words(listener) for speaker, listener in shots))
+    if content_words(text) & (details - dialogue):
         problems.append("a detail from an example")
     latest = content_words(history[-1].utterance) if history else set()
     overlap = content_words(text) & (latest | content_words(speaker_words))

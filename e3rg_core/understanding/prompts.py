@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -231,3 +231,34 @@ def clean_reply(raw: str, max_chars: int) -> str:
         text = cut[: end + 1] if end > 0 else cut.rsplit(" ", 1)[0] + "…"
     return text
 
+
+
+REPLY_SENTENCES = 3
+_SENTENCE_END = re.compile(r"[.!?](?= )")   # the ends clean_reply cuts at, so both agree on sentences
+
+
+def clean_sentences(raw_pieces: Iterable[str], max_chars: int,
+                    max_sentences: int = REPLY_SENTENCES) -> Iterator[str]:
+    """Re-cut a streamed reply into cleaned whole sentences as each completes.
+
+    The pieces join to clean_reply(everything said), cut after max_sentences sentences; a sentence is only
+    released once the next has begun, because until then cleaning may still change it.
+    """
+    raw, sent = "", ""
+    for piece in raw_pieces:
+        raw += piece
+        text = clean_reply(raw, max_chars)
+        ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+        if len(ends) >= max_sentences or len(raw) > max_chars:
+            break
+        ready = text[: ends[-1]] if ends else ""
+        if len(ready) > len(sent) and ready.startswith(sent):
+            yield ready[len(sent):]
+            sent = ready
+    text = clean_reply(raw, max_chars)
+    ends = [match.end() for match in _SENTENCE_END.finditer(text)]
+    if len(ends) >= max_sentences:
+        text = text[: ends[max_sentences - 1]]
+    # A length cut could end before text already sent; then the sent part stands alone.
+    if len(text) > len(sent) and text.startswith(sent):
+        yield text[len(sent):]

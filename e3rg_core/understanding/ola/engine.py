@@ -2,8 +2,8 @@
 sharing one loaded model.
 
 Both ask with the project's prompts (prompts.emotion_prompt / reply_prompt) and sample as E3RG did (EMOTION_SAMPLING,
-REPLY_SAMPLING). The reply streams as it is generated, in whole sentences cleaned by prompts.clean_reply (the
-lite writer's clean_sentences), and generation stops as soon as the reader stops reading.
+REPLY_SAMPLING). The reply streams as it is generated, in whole sentences cut by prompts.clean_sentences,
+and generation stops as soon as the reader stops reading.
 
 The video and audio of a turn go through Ola's encoders once: the vote keeps their features for the reply to
 the same request (RecentMedia), which takes them.
@@ -19,10 +19,9 @@ import torch
 from transformers import StoppingCriteria, StoppingCriteriaList, TextIteratorStreamer
 
 from ...contracts import EmotionResult, EmotionVoter, ReplyWriter, UnderstandingRequest, Vote
-from ...settings import MAX_EMOTION_TOKENS, MAX_REPLY_TOKENS
+from ...settings import MAX_EMOTION_TOKENS, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from ...weight_loading import one_thread_weight_loading
-from ..lite_writer import clean_sentences
-from ..prompts import Prompt, emotion_prompt, parse_emotion, reply_prompt
+from ..prompts import Prompt, clean_sentences, emotion_prompt, parse_emotion, reply_prompt
 from ..sampling import Sampling
 from .cost import RequestCost, estimate_generation
 from .loading import OlaFiles, download_ola_files, load_ola, load_tokenizer
@@ -229,4 +228,4 @@ class OlaReplyWriter(ReplyWriter):
     def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
         pieces = self.runtime.stream(request, reply_prompt(request, emotion), min(max_new_tokens, MAX_REPLY_TOKENS),
                                      REPLY_SAMPLING, keep_media=False)
-        yield from clean_sentences(pieces)
+        yield from clean_sentences(pieces, MAX_REPLY_CHARS)
