@@ -71,10 +71,13 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                        api_visibility="undocumented")
     gr.Examples(
         examples=[["I finally got accepted into the nursing program after three years of trying!", None, None],
-                  ["", str(EXAMPLES / "turn_audio.wav"), None], ["", None, str(EXAMPLES / "turn_video.mp4")]],
+                  ["", str(EXAMPLES / "turn_audio.wav"), None],
+                  *(["", None, str(EXAMPLES / name)]
+                    for name in ("turn_video.mp4", "turn_video_angry.mp4", "turn_video_happy.mp4"))],
         inputs=[turn.text, turn.audio, turn.video], outputs=example_outputs, fn=views.respond_example,
         cache_examples=True, cache_mode="lazy",
-        example_labels=["Text: good news", "Audio: exam stress", "Video: a friend moving away"], api_name="example")
+        example_labels=["Text: good news (happy)", "Audio: exam stress (anxious)", "Video: a friend moving away (sad)",
+                        "Video: a dented car (angry)", "Video: a granddaughter's wedding (happy)"], api_name="example")
 
     with gr.Group(visible=False):   # the one-call API (and MCP tool): inputs and outputs as plain values
         api_inputs = [gr.Textbox(value="[]"), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.Textbox(),

@@ -10,9 +10,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:       # the taxonomy is plain data too; imported for the hints only, so nothing loads at run time
+    from .emotions import Expression
 
 
 @dataclass(frozen=True)
@@ -115,15 +118,10 @@ class EmotionResult:
         return " + ".join(vote.voter for vote in self.votes) or "no voter (neutral by default)"
 
 
-# How the listener's voice and face answer the speaker's emotion: "listener" comforts (a calm voice for fear),
-# "mirror" shows the speaker's own emotion, as E3RG does (emotions.py maps each).
-EXPRESSION_MODES = ("listener", "mirror")
-
-
 @dataclass(frozen=True)
 class GenerationSettings:
     """Per-request knobs. Each engine lists the names it honours in supported_settings."""
-    expression_mode: str = "listener"
+    expression_mode: str = "listener"      # one of emotions.EXPRESSION_MODES: how the voice and face answer
     emotion_intensity: float = 1.0
     speech_speed: float = 1.0
     video_steps: int = 25
@@ -201,9 +199,9 @@ class SpeechEngine(ABC):
     supported_settings: frozenset[str] = frozenset()
 
     @abstractmethod
-    def synthesize(self, text: str, emotion: str, avatar: ListenerAvatar,
+    def synthesize(self, text: str, emotion: str | Expression, avatar: ListenerAvatar,
                    settings: GenerationSettings) -> Speech:
-        """Speak text in the avatar's voice with the style of a coarse emotion."""
+        """Speak text in the avatar's voice with the listener's expression (a bare coarse label is mirrored)."""
 
 
 class VideoEngine(ABC):
@@ -211,10 +209,10 @@ class VideoEngine(ABC):
     supported_settings: frozenset[str] = frozenset()
 
     @abstractmethod
-    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str,
+    def animate(self, portrait: np.ndarray, speech: Speech, emotion: str | Expression,
                 settings: GenerationSettings) -> Animation:
-        """The frames of an RGB portrait speaking the speech with a coarse emotion (media.render_video encodes
-        them)."""
+        """The frames of an RGB portrait speaking the speech with the listener's expression (a bare coarse label
+        is mirrored; media.render_video encodes them)."""
 
 
 @dataclass

@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .contracts import EXPRESSION_MODES
 
 COARSE_LABELS: tuple[str, ...] = (
     "neutral", "happy", "surprised", "angry", "fear", "sad", "disgusted", "contempt",
@@ -123,6 +122,9 @@ LISTENER_EXPRESSIONS = MappingProxyType({
 })
 
 _EXPRESSIONS = MappingProxyType({"listener": LISTENER_EXPRESSIONS, "mirror": MIRROR_EXPRESSIONS})
+# How the listener's voice and face answer the speaker's emotion: "listener" comforts (a calm voice for fear),
+# "mirror" shows the speaker's own emotion, as E3RG does.
+EXPRESSION_MODES = tuple(_EXPRESSIONS)
 
 
 def expression_for(emotion: str, mode: str = "listener") -> Expression:

@@ -9,8 +9,9 @@ from types import SimpleNamespace
 
 import gradio as gr
 
-from .contracts import EXPRESSION_MODES, GenerationSettings
+from .contracts import GenerationSettings
 from .dialogue import AGES, GENDERS, TIMBRES
+from .emotions import EXPRESSION_MODES
 from .settings import MAX_TEXT_CHARS, MAX_VIDEO_STEPS
 from .understanding.prompts import SHOT_CHOICES
 

@@ -26,7 +26,7 @@ import numpy as np
 from .contracts import (Animation, EmotionResult, EmotionVoter, EngineSet, GenerationSettings, ListenerAvatar, Speech,
                         UnderstandingRequest, Utterance, Vote)
 from .dialogue import history_json
-from .emotions import coarse_of
+from .emotions import Expression, coarse_of, expression_for
 from .errors import InputError, MissingInputError, TextTooLongError, describe
 from .media import encode_animation, load_audio, load_video, require_sound, write_wav
 from .memory.avatars import Avatar, AvatarStore
@@ -68,6 +68,7 @@ class Reply:
     heard_text: str = ""
     transcribed: bool = False
     emotion: EmotionResult | None = None
+    expression: str = ""        # how the listener's voice and face answer it (emotions.Expression.name)
     text: str = ""
     writing: bool = False       # the text is still streaming
     wav_path: Path | None = None
@@ -97,7 +98,7 @@ class Reply:
             "emotion": None if emotion is None else {
                 "fine": emotion.fine, "coarse": emotion.coarse, "decided_by": emotion.decided_by,
                 "votes": [asdict(v) | {"coarse": coarse_of(v.label)} for v in emotion.votes]},
-            "heard_text": self.heard_text, "transcribed": self.transcribed,
+            "expression": self.expression, "heard_text": self.heard_text, "transcribed": self.transcribed,
             "reply": self.text, "avatar": self.avatar, "history": history_json(self.history),
             "wav": self.wav_path.name if self.wav_path else None,
             "mp4": self.mp4_path.name if self.mp4_path else None,
@@ -129,6 +130,11 @@ class TurnJob:
     emotion: EmotionResult | None = None
     text: str = ""
     speech: Speech | None = None
+
+    @property
+    def expression(self) -> Expression:
+        """How the listener's voice and face answer the voted emotion, in the chosen expression mode."""
+        return expression_for(self.emotion.coarse, self.settings.expression_mode)
 
 
 # -- what stages report ---------------------------------------------------------------------------------------
@@ -228,15 +234,16 @@ def write(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -
         pieces.append(piece)
         yield ReplySoFar("".join(pieces))
     text, writer = clean_reply("".join(pieces), MAX_REPLY_CHARS), engines.writer.name
-    if not text:
-        notices.append("The reply writer produced no usable text; a template reply was used.")
+    if not any(character.isalnum() for character in text):     # nothing a voice could say ("...", an emoji)
+        notices.append(f"{writer} wrote nothing that can be spoken; a template reply was used.")
         text = "".join(TemplateReplyWriter().write(job.query, job.emotion, MAX_REPLY_TOKENS))
+        writer = f"template reply (in place of {writer})"
     yield ReplyWritten(text, writer, time.perf_counter() - started, tuple(notices))
 
 
 def speak(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
     started = time.perf_counter()
-    speech = engines.speech.synthesize(job.text, job.emotion.coarse, job.avatar, job.settings)
+    speech = engines.speech.synthesize(job.text, job.expression, job.avatar, job.settings)
     wav = write_wav(job.workdir / "reply.wav", speech.samples, speech.sample_rate)
     yield SpeechMade(speech, wav, time.perf_counter() - started)
 
@@ -253,7 +260,7 @@ def animate(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None)
             notices = (f"The video was rendered with {fitted.video_steps} denoising steps instead of "
                        f"{settings.video_steps}, to fit this turn's GPU time.",)
         settings = fitted
-    animation = engines.video.animate(job.portrait, job.speech, job.emotion.coarse, settings)
+    animation = engines.video.animate(job.portrait, job.speech, job.expression, settings)
     yield Animated(animation, engines.video.name, time.perf_counter() - started, notices)
 
 
@@ -342,7 +349,7 @@ class TurnRunner:
             if stage not in reply.finished:
                 job = yield from self._run_here(stage, job, reply)
         started = time.perf_counter()
-        reply.self_check = read_back(reply.emotion.fine, reply.emotion.coarse, reply.wav_path, reply.mp4_path,
+        reply.self_check = read_back(reply.emotion.fine, reply.expression, reply.wav_path, reply.mp4_path,
                                      self.lite.engines.voters)
         reply.seconds["self-check"] = time.perf_counter() - started
         yield reply
@@ -359,8 +366,9 @@ class TurnRunner:
         """A given reply spoken and animated for a given fine emotion on the lite engines (the compare view)."""
         workdir.mkdir(parents=True, exist_ok=True)
         chosen = EmotionResult(emotion, coarse_of(emotion), (), "chosen to compare")
-        reply = Reply(emotion=chosen, text=text, avatar=avatar.name, finished=[Stage.UNDERSTAND, Stage.WRITE])
         job = TurnJob(None, avatar, avatar.portrait(), settings, workdir, emotion=chosen, text=text)
+        reply = Reply(emotion=chosen, expression=job.expression.name, text=text, avatar=avatar.name,
+                      finished=[Stage.UNDERSTAND, Stage.WRITE])
         for stage in (Stage.SPEAK, Stage.ANIMATE):
             job = _drain(self._run_here(stage, job, reply))
         return reply
@@ -445,6 +453,7 @@ class TurnRunner:
             return
         if isinstance(event, EmotionVoted):
             reply.emotion, reply.engines["emotion"] = event.emotion, event.emotion.voted_by
+            reply.expression = replace(job, emotion=event.emotion).expression.name
             reply.seconds["emotion"] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, ReplySoFar):

@@ -21,9 +21,9 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
-from .contracts import EXPRESSION_MODES, GenerationSettings, Profile, Utterance
+from .contracts import GenerationSettings, Profile, Utterance
 from .dialogue import load_dialogue_so_far, parse_history
-from .emotions import FINE_LABELS, coarse_of
+from .emotions import EXPRESSION_MODES, FINE_LABELS, coarse_of
 from .errors import DialogueFormatError, InputError
 from .memory.avatars import DEFAULT_AVATAR, Avatar, AvatarStore
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
@@ -146,8 +146,8 @@ def run_turn(runner: TurnRunner, history: tuple[Utterance, ...], text: str | Non
 
 def emotion_json(reply: Reply) -> dict[str, Any]:
     data = reply.to_json()
-    return {"emotion": data["emotion"], "engines": data["engines"], "seconds": data["seconds"],
-            "heard_text": data["heard_text"], "notices": data["notices"], "self_check": data["self_check"]}
+    return {key: data[key] for key in ("emotion", "expression", "engines", "seconds", "heard_text", "notices",
+                                       "self_check")}
 
 
 
@@ -189,11 +189,22 @@ def supported_settings() -> frozenset[str]:
 
 
 def tier_note() -> str:
-    if full_tier_wanted() and runner().tier.name == "full":
-        return ("Engines: **full** (GPU: Ola-Omni + Qwen2.5-Omni, OpenVoice, DICE-Talk), with the lite CPU engines "
-                "as fallback.")
-    return ("Engines: **lite** (CPU, offline models shipped in Python packages). Each tab names the engine that made "
-            "its output.")
+    return engines_note(runner() if full_tier_wanted() else None)
+
+
+def engines_note(serving: TurnRunner | None) -> str:
+    """The page's line on which engines serve; for the full tier each engine by name, and any that is missing
+    with why (serving is None when only the lite tier was wanted, which then need not load to be described)."""
+    if serving is None:
+        return ("Engines: **lite** (CPU, offline models shipped in Python packages). Each tab names the engine that "
+                "made its output.")
+    tier, warnings = serving.tier, "".join(f"\n\n> ⚠️ {notice}" for notice in serving.tier.notices)
+    if tier.name != "full":
+        return "Engines: **lite** (CPU, offline models shipped in Python packages)." + warnings
+    engines = tier.engines
+    voters = ", ".join(voter.name for voter in engines.voters) or "the lite voters only"
+    return (f"Engines: **full** (GPU) — emotion vote: {voters}; reply: {engines.writer.name}; speech: "
+            f"{engines.speech.name}; video: {engines.video.name}; the lite CPU engines stand behind it." + warnings)
 
 
 # -- the page's events -----------------------------------------------------------------------------------------
@@ -257,6 +268,7 @@ def headline(reply: Reply) -> str:
               f"E3RG's coarse class: **{emotion.coarse}** (its 8 classes group the 36 feelings; *{emotion.fine}* "
               f"is counted as *{emotion.coarse}*)")
     return (f"## {emotion.fine}\n{coarse}. Decided by **{emotion.decided_by}** from {len(emotion.votes)} vote(s)."
+            + (f" The listener answers with a **{reply.expression}** voice and face." if reply.expression else "")
             + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
                if reply.heard_text else "")
             + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))

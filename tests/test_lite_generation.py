@@ -293,6 +293,15 @@ def test_empty_speech_is_refused(portrait, tmp_path):
                                      GenerationSettings(), tmp_path / "empty.mp4")
 
 
+@pytest.mark.parametrize("seconds", [0.05, 0.2])
+def test_a_reply_of_a_few_frames_is_animated(neutral_speech, portrait, tmp_path, seconds):
+    """"Ok." spoken fast is shorter than the smoothing windows of the mouth and the head."""
+    short = Speech(neutral_speech.samples[: int(seconds * neutral_speech.sample_rate)], neutral_speech.sample_rate,
+                   neutral_speech.engine)
+    out = render_video(LiteTalkingPortrait(), portrait, short, "sad", GenerationSettings(), tmp_path / "short.mp4")
+    assert out.path.is_file() and out.frame_count >= 1
+
+
 # ---- the portrait shows the expression it is given ---------------------------------------------------------
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from e3rg_core.contracts import EngineSet, GenerationSettings, Vote
-from e3rg_core.emotions import FINE_LABELS
+from e3rg_core.contracts import EmotionVoter, EngineSet, GenerationSettings, ReplyWriter, Vote
+from e3rg_core.emotions import FINE_LABELS, expression_for
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
 from e3rg_core.memory.avatars import AvatarStore
@@ -19,7 +19,7 @@ from e3rg_core.understanding.template_writer import TemplateReplyWriter
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-class BrokenVoter(SituationEmotionVoter.__mro__[1]):     # an EmotionVoter that fails on every turn
+class BrokenVoter(EmotionVoter):     # fails on every turn
     name, modality = "broken", "text"
 
     def vote(self, request) -> Vote:
@@ -60,3 +60,50 @@ def test_a_reply_rendered_again_for_another_emotion(runner, tmp_path):
     assert neutral.text == reply.text and neutral.emotion.fine == "neutral" and neutral.done
     assert neutral.mp4_path.is_file() and neutral.mp4_path != reply.mp4_path
     assert neutral.mp4_path.read_bytes() != reply.mp4_path.read_bytes()
+
+
+class ExpressionsHeard:
+    """The real lite speech and video engines, noting the expression each was asked for."""
+
+    def __init__(self):
+        self.speech, self.video, self.heard = LiteSpeechEngine(), LiteTalkingPortrait(), []
+        self.speech.synthesize = self._noted(self.speech.synthesize, position=1)   # (text, emotion, ...)
+        self.video.animate = self._noted(self.video.animate, position=2)         # (portrait, speech, emotion, ...)
+
+    def _noted(self, render, position):
+        def noted(*args):
+            self.heard.append(args[position])
+            return render(*args)
+        return noted
+
+
+@pytest.mark.parametrize("mode", ["listener", "mirror"])
+def test_voice_and_face_take_the_listener_expression_of_the_chosen_mode(mode, tmp_path):
+    engines_heard = ExpressionsHeard()
+    engines = EngineSet(voters=[SituationEmotionVoter.from_pretrained()], writer=TemplateReplyWriter(),
+                        speech=engines_heard.speech, video=engines_heard.video)
+    runner = TurnRunner(Tier("lite", engines), AvatarStore(), example_pool(), None)
+    *_, reply = runner.respond(ResponseRequest(text="There is a strange noise downstairs and I am home alone.",
+                                               settings=GenerationSettings(seed=0, expression_mode=mode)), tmp_path)
+    expected = expression_for(reply.emotion.coarse, mode)
+    assert engines_heard.heard == [expected, expected]
+    assert reply.expression == expected.name == reply.self_check.expressed == reply.to_json()["expression"]
+    if mode == "listener" and reply.emotion.coarse in ("fear", "angry"):
+        assert expected != expression_for(reply.emotion.coarse, "mirror")
+
+
+class SpeechlessWriter(ReplyWriter):     # a writer whose model answered in punctuation
+    name = "speechless"
+
+    def write(self, request, emotion, max_new_tokens):
+        yield "... 🙂"
+
+
+def test_a_reply_with_nothing_to_say_is_replaced_by_a_template_and_named(tmp_path):
+    engines = EngineSet(voters=[SituationEmotionVoter.from_pretrained()], writer=SpeechlessWriter(),
+                        speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
+    runner = TurnRunner(Tier("lite", engines), AvatarStore(), example_pool(), None)
+    *_, reply = runner.respond(ResponseRequest(text="I passed my driving test this morning!"), tmp_path)
+    assert reply.done and reply.wav_path.is_file() and any(c.isalpha() for c in reply.text)
+    assert reply.engines["text"] == "template reply (in place of speechless)"
+    assert any("speechless wrote nothing that can be spoken" in notice for notice in reply.notices)

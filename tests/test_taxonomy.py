@@ -1,9 +1,9 @@
 import pytest
 
 from e3rg_core import emotions
-from e3rg_core.contracts import EXPRESSION_MODES, GenerationSettings
-from e3rg_core.emotions import (COARSE_LABELS, COARSE_TO_DICETALK_EMOTION, COARSE_TO_OPENVOICE_STYLE, FINE_LABELS,
-                                FINE_TO_COARSE, LISTENER_EXPRESSIONS, MIRROR_EXPRESSIONS, OPENVOICE_STYLES,
+from e3rg_core.contracts import GenerationSettings
+from e3rg_core.emotions import (COARSE_LABELS, COARSE_TO_DICETALK_EMOTION, COARSE_TO_OPENVOICE_STYLE, EXPRESSION_MODES,
+                                FINE_LABELS, FINE_TO_COARSE, LISTENER_EXPRESSIONS, MIRROR_EXPRESSIONS, OPENVOICE_STYLES,
                                 Expression, as_expression, coarse_of, expression_for, normalise_label)
 
 

@@ -3,23 +3,10 @@ ZeroGPU's CUDA emulation (a torch function mode, which is per thread) can see it
 import os
 
 import torch
-from torch.overrides import TorchFunctionMode
+from support.placements import PlacementsSeen
 from transformers import Qwen2Config, Qwen2ForCausalLM
 
 from e3rg_core.weight_loading import SYNCHRONOUS_LOAD_VARIABLE, one_thread_weight_loading
-
-
-class PlacementsSeen(TorchFunctionMode):
-    """Counts Tensor.to calls made in the thread that entered it, as ZeroGPU's emulation intercepts them."""
-
-    def __init__(self):
-        super().__init__()
-        self.placements = 0
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func is torch.Tensor.to:
-            self.placements += 1
-        return func(*args, **(kwargs or {}))
 
 
 def placements_seen(folder, one_thread: bool) -> int:

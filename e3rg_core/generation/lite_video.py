@@ -210,7 +210,8 @@ def mouth_shapes(samples: np.ndarray, sample_rate: int, frame_count: int) -> tup
     for index, goal in enumerate(target):
         level += (0.7 if goal > level else 0.45) * (goal - level)     # opens fast, closes a little slower
         jaw[index] = level
-    rounding = np.convolve(rounding, np.ones(3) / 3, mode="same").astype(np.float32)
+    window = min(3, frame_count)        # "same" returns the longer of the two: a reply shorter than the window
+    rounding = np.convolve(rounding, np.ones(window) / window, mode="same").astype(np.float32)
     return jaw, rounding
 
 
@@ -445,7 +446,8 @@ class LiteTalkingPortrait(VideoEngine):
         sway = 1 + (look.sway - 1) * strength
         roll = look.tilt * strength + HEAD_SWAY_DEGREES * sway * (0.65 * waves[0] + 0.35 * waves[1])
         # The head dips slightly with the speech's slow loudness envelope, as speakers nod on stresses.
-        emphasis = np.convolve(jaw, np.ones(8) / 8, mode="same")
+        window = min(8, frame_count)    # a reply of a few frames is shorter than the usual window
+        emphasis = np.convolve(jaw, np.ones(window) / window, mode="same")
         side = layout.face_side
         shift_x = 0.012 * side * sway * waves[2]
         shift_y = side * (look.lift * strength + 0.015 * emphasis + 0.006 * waves[3])

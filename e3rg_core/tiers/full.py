@@ -19,19 +19,12 @@ from dataclasses import dataclass, field, replace
 
 from ..contracts import EngineSet
 from ..errors import describe
+from ..generation.openvoice.cost import openvoice_gpu_seconds
 from ..runner import Stage, Tier
 from ..settings import full_tier_device, requested_tier
 from .zerogpu import TierCosts, ZeroGpuCall
 
 log = logging.getLogger(__name__)
-
-# Estimated GPU seconds (docs/zerogpu.md says how they were derived; nothing here was measured on a GPU).
-SPEECH_FIXED_SECONDS = 2.0          # OpenVoice: text front end, and the avatar's tone colour when not yet cached
-SPEECH_SECONDS_PER_SECOND = 0.1     # OpenVoice: VITS base speaker + tone colour conversion, per second of speech
-
-
-def openvoice_gpu_seconds(speech_seconds: float) -> float:
-    return SPEECH_FIXED_SECONDS + SPEECH_SECONDS_PER_SECOND * speech_seconds
 
 
 @dataclass

@@ -27,6 +27,7 @@ import torch
 from ..contracts import AudioClip, EmotionVoter, UnderstandingRequest, VideoClip, Vote
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..settings import MAX_EMOTION_TOKENS
+from ..weight_loading import one_thread_weight_loading
 from .ola.cost import (CALL_SECONDS, DECODE_SECONDS_PER_TOKEN, PREFILL_SECONDS_PER_TOKEN, SPEECH_SECONDS_PER_CHUNK,
                        VISION_SECONDS_PER_PATCH)
 from .prompts import Prompt, emotion_prompt, parse_emotion
@@ -128,9 +129,10 @@ class QwenOmniVoter(EmotionVoter):
         folder = Path(source)
         if not folder.is_dir():
             folder = download_thinker(str(source), local_files_only)
-        model, info = Qwen2_5OmniThinkerForConditionalGeneration.from_pretrained(
-            folder, dtype=dtype, device_map={"": str(device)}, output_loading_info=True,
-            quantization_config=nf4_config(dtype) if quantize else None)
+        with one_thread_weight_loading():
+            model, info = Qwen2_5OmniThinkerForConditionalGeneration.from_pretrained(
+                folder, dtype=dtype, device_map={"": str(device)}, output_loading_info=True,
+                quantization_config=nf4_config(dtype) if quantize else None)
         check_loading_info(info)
         return cls(model.eval(), AutoTokenizer.from_pretrained(folder), WhisperFeatureExtractor.from_pretrained(folder),
                    Qwen2VLImageProcessorPil.from_pretrained(folder))

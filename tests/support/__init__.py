@@ -1,0 +1,1 @@
+"""Helpers shared by tests (pytest puts tests/ on sys.path for its conftest, so `support` imports from anywhere)."""
