@@ -10,8 +10,8 @@ from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Uttera
 from ..metrics import opening
 from .prompts import LISTENER_STANCE, ListenerStance
 
-# Each reads as its stance to the text emotion head (tests/test_lite_writer.py checks it); five openings apiece,
-# so that the turns that fall back here do not all open alike.
+# Each reads as its stance to the text emotion head (tests/understanding/test_lite_writer.py checks it); five
+# openings apiece, so that the turns that fall back here do not all open alike.
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "celebrate": ("That's wonderful news, I'm really happy for you!", "How lovely! You must be thrilled.",
                   "Oh, that's great to hear. Tell me more!", "What great news, congratulations!",

@@ -38,7 +38,7 @@ CLEAR_SENTENCES = [
 # Speaker turns written apart from the voter's situations, by another hand, 15 per coarse class. Two constants were
 # set while looking at them: LABEL_WEIGHT by its score (with the first twelve situations per label: 0.60 at 0, 0.69 at
 # 0.25 and 0.3), and NAMED_BONUS from the spread of the similarities on them.
-HELD_OUT_TURNS = Path(__file__).parent / "data" / "emotion_turns.json"
+HELD_OUT_TURNS = Path(__file__).resolve().parents[1] / "data" / "emotion_turns.json"
 
 
 def said(text: str, **media) -> UnderstandingRequest:

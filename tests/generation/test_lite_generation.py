@@ -304,7 +304,7 @@ def test_a_reply_of_a_few_frames_is_animated(neutral_speech, portrait, tmp_path,
 
 # ---- the portrait shows the expression it is given ---------------------------------------------------------
 
-SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
 
 def held_frame(portrait: np.ndarray, emotion, seconds: float = 1.2) -> np.ndarray:
@@ -427,7 +427,7 @@ def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
     import re
     from e3rg_core.faces import largest_face
     store = AvatarStore()
-    readme = (Path(__file__).resolve().parents[1] / "assets" / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "assets" / "README.md").read_text()
     pitches = {}
     for name in store.names():
         avatar = store.get(name)
@@ -445,7 +445,7 @@ def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
 
 def test_example_videos_show_a_speaker_who_is_not_the_listener_and_their_emotions(listener_portrait):
     import cv2
-    examples = Path(__file__).resolve().parents[1] / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     listener = cv2.resize(cv2.cvtColor(listener_portrait, cv2.COLOR_RGB2GRAY), (64, 64)).astype(np.float32)
     readings = {}
     for name, emotion in (("turn_video.mp4", "sad"), ("turn_video_angry.mp4", "angry"),

@@ -34,7 +34,7 @@ from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT.parent / "shared" / "golden"
 ENGINES = {"Ola-Omni", "Qwen2.5-Omni", "OpenVoice", "DICE-Talk"}
 
