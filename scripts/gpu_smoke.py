@@ -14,6 +14,7 @@ The tiny checkpoint writers (write_tiny_omni, write_tiny_ola, write_tiny_openvoi
 """
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -25,6 +26,7 @@ import numpy as np
 import torch
 
 from e3rg_core.hub_rehearsal.tiny import write_tiny_ola, write_tiny_omni, write_tiny_openvoice
+from e3rg_core.settings import TIER_VARIABLE
 
 
 # -- DICE-Talk ---------------------------------------------------------------------------------------------
@@ -124,6 +126,8 @@ def joyful():
 
 
 def main() -> int:
+    # The script builds its own tiny engines; importing tiers.full must not load the real ones from the hub.
+    os.environ[TIER_VARIABLE] = "lite"
     device = "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cuda":
         print(f"CUDA: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")

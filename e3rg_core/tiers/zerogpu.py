@@ -122,7 +122,8 @@ def run_on_gpu(engines: EngineSet, costs: TierCosts, device: str, job: GpuJob) -
         raise EngineUnavailableError(f"the GPU call found no CUDA device for the engines placed on {device}")
 
     def fit_video(speech: Speech, settings: GenerationSettings) -> GenerationSettings | str:
-        left = job.plan.seconds - (time.perf_counter() - started)
+        # The duration asked for includes the worker's start, which this body's clock never saw.
+        left = job.plan.seconds - job.plan.startup - (time.perf_counter() - started)
         fitted = fit_video_steps(costs, speech.seconds, settings, left)
         if fitted is not None:
             return fitted
