@@ -87,27 +87,35 @@ def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[D
 
 def reply_measures(written: list[dict], engines: EngineSet) -> dict:
     """The reply measures over turns written by evaluate() ("reply" and the voted "emotion" of each); adds each
-    turn's "speech_s" and "stance_fit" to its entry."""
+    turn's "speech_s", "stance_fit" and "stance_fit_word_head" to its entry.
+
+    The stance is read by both trained text heads: the MiniLM head also picks the lite writer's candidates, so its
+    reading flatters that writer; the word head is a reader the writer never consults."""
     from .memory.avatars import AvatarStore
     from .understanding.text_emotion import TextEmotionHead
+    from .understanding.word_emotion import WordEmotionHead
     replies = [turn["reply"] for turn in written]
     avatar, settings = AvatarStore().get(""), GenerationSettings()
     for turn in written:
         speech = engines.speech.synthesize(turn["reply"], coarse_of(turn["emotion"]), avatar, settings)
         turn["speech_s"] = round(len(speech.samples) / speech.sample_rate, 2)
-    try:
-        head = TextEmotionHead.from_pretrained()
-    except (EngineUnavailableError, CheckpointMismatchError):
-        head = None
-    for turn in written:
-        turn["stance_fit"] = round(stance_fit(head.read_text(turn["reply"]), turn["emotion"]), 3) if head else None
     seconds = [turn["speech_s"] for turn in written]
-    return {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
-            "corpus_dist1": corpus_distinct_n(replies, 1), "corpus_dist2": corpus_distinct_n(replies, 2),
-            "repeated_openings": repeated_opening_share(replies), "mean_words": mean_words(replies),
-            "mean_speech_s": sum(seconds) / len(seconds) if seconds else 0.0, "max_speech_s": max(seconds, default=0.0),
-            "stance_fit": (sum(turn["stance_fit"] >= FITTING_SHARE for turn in written) / len(written)
-                           if head and written else None)}
+    measures = {"dist1": distinct_n(replies, 1), "dist2": distinct_n(replies, 2), "replies": len(replies),
+                "corpus_dist1": corpus_distinct_n(replies, 1), "corpus_dist2": corpus_distinct_n(replies, 2),
+                "repeated_openings": repeated_opening_share(replies), "mean_words": mean_words(replies),
+                "mean_speech_s": sum(seconds) / len(seconds) if seconds else 0.0,
+                "max_speech_s": max(seconds, default=0.0)}
+    for measure, head_class in (("stance_fit", TextEmotionHead), ("stance_fit_word_head", WordEmotionHead)):
+        try:
+            head = head_class.from_pretrained()
+        except (EngineUnavailableError, CheckpointMismatchError):
+            measures[measure] = None
+            continue
+        for turn in written:
+            turn[measure] = round(stance_fit(head.read_text(turn["reply"]), turn["emotion"]), 3)
+        measures[measure] = (sum(turn[measure] >= FITTING_SHARE for turn in written) / len(written)
+                             if written else None)
+    return measures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.items()
                if k in ("n", "hit", "fine_accuracy", "dist1", "dist2", "corpus_dist1", "corpus_dist2",
-                        "repeated_openings", "mean_words", "mean_speech_s", "stance_fit", "unmapped_gold")}
+                        "repeated_openings", "mean_words", "mean_speech_s", "stance_fit", "stance_fit_word_head",
+                        "unmapped_gold")}
     print(json.dumps(summary))
     return 0
 

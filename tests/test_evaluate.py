@@ -17,6 +17,11 @@ def test_report_has_the_measures_and_they_agree_with_the_confusion_matrix(tmp_pa
     turns = sum(len(d["turns"]) for d in json.loads(EXAMPLE_DIALOGUES.read_text())[:4])
     assert report["replies"] == turns > 4      # every turn of the four conversations gets a reply
     assert 0 < report["dist1"] <= 1 and 0 < report["dist2"] <= 1
+    assert 0 < report["corpus_dist2"] <= report["dist2"] and 0 <= report["repeated_openings"] <= 1
+    assert 0 < report["mean_speech_s"] <= report["max_speech_s"] and report["mean_words"] > 0
+    for reader in ("stance_fit", "stance_fit_word_head"):
+        assert 0 <= report[reader] <= 1
+        assert all(0 <= turn[reader] <= 1 for turn in report["turns"])
     assert '"hit"' in capsys.readouterr().out
 
 
