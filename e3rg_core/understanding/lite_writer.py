@@ -53,7 +53,7 @@ TEMPERATURE = 0.7
 # llama.cpp's repeat_penalty cures that too, but at 1.3 the replies wandered off the conversation.
 FREQUENCY_PENALTY = 0.8
 PRESENCE_PENALTY = 0.3
-REPLY_WORDS = 25            # about 8 s of speech
+REPLY_WORDS = 20            # the lite voice speaks about 2.5 words a second: under 8 s
 MIN_REPLY_WORDS = 4         # "I get it." says nothing about what the speaker told
 MAX_SENTENCES = 2
 ATTEMPT_TOKENS = 48         # two short sentences with room for the model's own punctuation
@@ -216,7 +216,7 @@ def finish_reply(raw: str, max_words: int = REPLY_WORDS, max_sentences: int = MA
     kept, words = [], 0
     for sentence in sentences(clean_reply(raw, MAX_REPLY_CHARS))[:max_sentences]:
         words += len(sentence.split())
-        if words > max_words:
+        if words > max_words or sentence.rstrip("\"')]").endswith(("...", "…")):    # trailing off is unfinished
             break
         kept.append(sentence)
     return " ".join(kept)

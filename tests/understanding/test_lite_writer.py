@@ -123,6 +123,10 @@ def test_finish_reply_drops_an_unfinished_sentence_and_keeps_two():
     assert finish_reply("but it's") == ""
     long_second = "That is lovely. " + "This second sentence goes on and on " * 4 + "until it ends."
     assert finish_reply(long_second) == "That is lovely."
+    # A sentence that trails off is not finished either.
+    trailing = "Aw, those memories are precious. But they are also kind of..."
+    assert finish_reply(trailing) == "Aw, those memories are precious."
+    assert finish_reply("Oh, I see… well then…") == ""
 
 
 def test_judge_names_what_a_listener_does_not_say():
