@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 from types import MappingProxyType
 
-
 COARSE_LABELS: tuple[str, ...] = (
     "neutral", "happy", "surprised", "angry", "fear", "sad", "disgusted", "contempt",
 )

@@ -7,7 +7,6 @@ that finds no signal (no voiced speech, no face) reads nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,22 +31,18 @@ class SelfCheck:
 
 def read_back(chosen: str, expressed: str, wav: Path | None, mp4: Path | None,
               voters: Sequence[EmotionVoter]) -> SelfCheck:
-    """What the voice and face voters among voters read in the generated speech and video (read side by side:
-    the turn waits for the slower of the two, not their sum)."""
+    """What the voice and face voters among voters read in the generated speech and video."""
     readers = {voter.modality: voter for voter in voters}
-
-    def read(modality: str, path: Path | None) -> str | None:
+    readings = {}
+    for modality, path in (("voice", wav), ("face", mp4)):
         voter = readers.get(modality)
         if voter is None or path is None:
-            return None
+            continue
         try:
             media = (dict(audio=load_audio(path)) if modality == "voice" else
                      dict(video=load_video(path, FRAMES_READ)[0]))
         except InputError:      # silent or unreadable output: nothing to read
-            return None
+            continue
         vote = voter.vote(UnderstandingRequest(history=(Utterance(0, "speaker", ""),), **media))
-        return None if vote is None else vote.label
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        voice, face = pool.map(read, ("voice", "face"), (wav, mp4))
-    return SelfCheck(chosen, expressed, voice, face)
+        readings[modality] = None if vote is None else vote.label
+    return SelfCheck(chosen, expressed, readings.get("voice"), readings.get("face"))

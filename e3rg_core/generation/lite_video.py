@@ -210,9 +210,15 @@ def mouth_shapes(samples: np.ndarray, sample_rate: int, frame_count: int) -> tup
     for index, goal in enumerate(target):
         level += (0.7 if goal > level else 0.45) * (goal - level)     # opens fast, closes a little slower
         jaw[index] = level
-    window = min(3, frame_count)        # "same" returns the longer of the two: a reply shorter than the window
-    rounding = np.convolve(rounding, np.ones(window) / window, mode="same").astype(np.float32)
+    rounding = moving_average(rounding, 3).astype(np.float32)
     return jaw, rounding
+
+
+def moving_average(values: np.ndarray, width: int) -> np.ndarray:
+    """values smoothed over `width` frames, as many as given: the window shrinks for a reply of fewer frames
+    (np.convolve's "same" returns the longer of its two inputs)."""
+    width = min(width, len(values))
+    return np.convolve(values, np.ones(width) / width, mode="same")
 
 
 def blink_curve(frame_count: int, rng: np.random.Generator) -> np.ndarray:
@@ -446,8 +452,7 @@ class LiteTalkingPortrait(VideoEngine):
         sway = 1 + (look.sway - 1) * strength
         roll = look.tilt * strength + HEAD_SWAY_DEGREES * sway * (0.65 * waves[0] + 0.35 * waves[1])
         # The head dips slightly with the speech's slow loudness envelope, as speakers nod on stresses.
-        window = min(8, frame_count)    # a reply of a few frames is shorter than the usual window
-        emphasis = np.convolve(jaw, np.ones(window) / window, mode="same")
+        emphasis = moving_average(jaw, 8)
         side = layout.face_side
         shift_x = 0.012 * side * sway * waves[2]
         shift_y = side * (look.lift * strength + 0.015 * emphasis + 0.006 * waves[3])

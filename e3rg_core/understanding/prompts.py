@@ -232,7 +232,6 @@ def clean_reply(raw: str, max_chars: int) -> str:
     return text
 
 
-
 REPLY_SENTENCES = 3
 _SENTENCE_END = re.compile(r"[.!?](?= )")   # the ends clean_reply cuts at, so both agree on sentences
 
