@@ -4,14 +4,19 @@ This file only places the page's parts (e3rg_core.page) and wires their events t
 """
 import spaces  # noqa: F401  (first: on ZeroGPU it must patch torch before anything imports it)
 
-import os
 import threading
 from pathlib import Path
 
 import gradio as gr
 
-from e3rg_core import page, views
-from e3rg_core.memory.avatars import DEFAULT_AVATAR
+from e3rg_core import page, settings
+from e3rg_core.space_setup import install_model_file_packages
+
+if settings.on_space():     # before any engine loads: the lite tier's model files come in these packages
+    install_model_file_packages()
+
+from e3rg_core import views  # noqa: E402  (loads the engines when the full tier is wanted)
+from e3rg_core.memory.avatars import DEFAULT_AVATAR  # noqa: E402
 
 EXAMPLES = Path(__file__).parent / "examples"
 INTRO = """# E3RG · empathetic avatar replies
@@ -48,17 +53,16 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     example_outputs = [components[name] for name in views.EXAMPLE_VIEW_FIELDS]
     inputs = [dialogue, turn.text, turn.audio, turn.video, turn.avatar, session_avatars, turn.k_shot,
               turn.expression, *controls, turn.diffusion_video]
-    turn.submit.click(views.respond_ui, inputs, outputs, api_name="respond_stream", concurrency_limit=4,
-                      api_visibility="undocumented")
+    turn.submit.click(views.respond_ui, inputs, outputs, api_name="respond_stream",
+                      concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
     turn.text.submit(views.respond_ui, inputs, outputs, api_name="respond_stream_text",
-                    concurrency_limit=4, api_visibility="undocumented")
+                     concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
     # The chart follows the table, so a replayed example (which cannot carry a plot value) draws it too.
     detail.votes.change(views.chart_votes, detail.votes, detail.votes_plot, api_visibility="private",
                         show_progress="hidden")
     turn.clear.add([turn.text, turn.audio, turn.video, *example_outputs])
     talk.new_conversation.click(lambda: ([], [], []), None, [dialogue, talk.history, talk.chat],
-                                api_name="new_conversation",
-                                 api_visibility="undocumented")
+                                api_name="new_conversation", api_visibility="undocumented")
     talk.history.input(views.edit_dialogue, talk.history, [dialogue, talk.chat], api_visibility="private")
     talk.dialogue_file.upload(views.load_dialogue, talk.dialogue_file, talk.history, api_name="load_dialogue",
                               api_visibility="undocumented").then(views.edit_dialogue, talk.history,
@@ -84,16 +88,15 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                       gr.Textbox(value="listener")]
         api_outputs = [gr.JSON(), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.File()]
         api_button = gr.Button()
-    api_button.click(views.respond, api_inputs, api_outputs, api_name="respond", concurrency_limit=4)
+    api_button.click(views.respond, api_inputs, api_outputs, api_name="respond",
+                     concurrency_limit=settings.CONCURRENT_TURNS)
     demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False)
 
+demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.QUEUE_SIZE)
+# How the Space launches (the tests launch with the same): agents reach the respond tool over MCP.
+LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True}
 
 if __name__ == "__main__":
-    if os.environ.get("SPACE_ID"):
-        from e3rg_core.space_setup import install_model_file_packages
-        install_model_file_packages()
     threading.Thread(target=views.runner, daemon=True).start()   # load the engines while the page comes up
-    demo.queue(default_concurrency_limit=4, max_size=32).launch(
-        server_name=os.environ.get("GRADIO_SERVER_NAME", "0.0.0.0"),
-        server_port=int(os.environ.get("GRADIO_SERVER_PORT", "7860")),
-        theme=gr.themes.Soft(), show_error=True, mcp_server=True)
+    server_name, server_port = settings.server_address()
+    demo.launch(server_name=server_name, server_port=server_port, **LAUNCH_OPTIONS)

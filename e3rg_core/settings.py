@@ -10,6 +10,12 @@ TIER_VARIABLE = "E3RG_TIER"                 # auto (full when a GPU is present),
 TIER_CHOICES = ("auto", "full", "lite")
 FULL_DEVICE_VARIABLE = "E3RG_FULL_DEVICE"   # where the full tier's engines go: cuda (default) or cpu (rehearsals)
 DATA_DIR_VARIABLE = "E3RG_DATA_DIR"         # avatars and derived features; default ~/.cache/e3rg
+# Set by Hugging Face, not by us: SPACE_ID on every Space, SPACES_ZERO_GPU on ZeroGPU hardware.
+SPACE_VARIABLE = "SPACE_ID"
+ZERO_GPU_VARIABLE = "SPACES_ZERO_GPU"
+# Gradio's own variables for where it listens; the Space listens on every interface, port 7860.
+SERVER_NAME_VARIABLE = "GRADIO_SERVER_NAME"
+SERVER_PORT_VARIABLE = "GRADIO_SERVER_PORT"
 
 
 def requested_tier() -> str:
@@ -27,7 +33,24 @@ def data_dir() -> Path:
     return Path(os.environ.get(DATA_DIR_VARIABLE) or Path.home() / ".cache" / "e3rg")
 
 
+def on_space() -> bool:
+    return bool(os.environ.get(SPACE_VARIABLE))
+
+
+def on_zero_gpu() -> bool:
+    return bool(os.environ.get(ZERO_GPU_VARIABLE))
+
+
+def server_address() -> tuple[str, int]:
+    return (os.environ.get(SERVER_NAME_VARIABLE) or "0.0.0.0",
+            int(os.environ.get(SERVER_PORT_VARIABLE) or "7860"))
+
+
 # -- bounds ----------------------------------------------------------------------------------------------------
+
+CONCURRENT_TURNS = 4                # turns served at once (each holds a CPU core or the GPU call's worker)
+QUEUE_SIZE = 32                     # turns waiting beyond those; more are turned away with a message
+REQUEST_FILES_TTL_SECONDS = 2 * 3600   # a request's files (outputs the page links to) are swept after this
 
 MAX_TEXT_CHARS = 2_000              # the user's latest turn
 MAX_HISTORY_CHARS = 8_000           # the whole dialogue so far

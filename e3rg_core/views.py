@@ -27,16 +27,16 @@ from .emotions import EXPRESSION_MODES, FINE_LABELS, coarse_of
 from .errors import DialogueFormatError, InputError
 from .memory.avatars import DEFAULT_AVATAR, Avatar, AvatarStore
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
+from .settings import REQUEST_FILES_TTL_SECONDS
 
 REQUEST_ROOT = Path(tempfile.gettempdir()) / "e3rg-requests"
-_REQUEST_TTL_S = 2 * 3600
 HISTORY_HEADERS = ["role", "utterance"]
 
 
 def new_request_dir() -> Path:
     """A fresh folder for one request's files; folders older than two hours are swept on the way."""
     REQUEST_ROOT.mkdir(parents=True, exist_ok=True)
-    cutoff = time.time() - _REQUEST_TTL_S
+    cutoff = time.time() - REQUEST_FILES_TTL_SECONDS
     for old in REQUEST_ROOT.iterdir():
         if old.is_dir() and old.stat().st_mtime < cutoff:
             shutil.rmtree(old, ignore_errors=True)

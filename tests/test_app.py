@@ -26,8 +26,8 @@ def _free_port():
 def server():
     import app
     port = _free_port()
-    app.demo.queue(default_concurrency_limit=4).launch(server_name="127.0.0.1", server_port=port,
-                                                        prevent_thread_lock=True, quiet=True, mcp_server=True)
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                    **app.LAUNCH_OPTIONS)
     yield f"http://127.0.0.1:{port}/"
     app.demo.close()
 

@@ -26,8 +26,6 @@ BOOT_TIMEOUT_SECONDS = 900      # imports, the lite engines and every full engin
 TURN_TIMEOUT_SECONDS = 900
 STOP_TIMEOUT_SECONDS = 30
 LOG_TAIL_CHARS = 6_000
-# Variables of a real Space that would change what the app does at start (ZeroGPU's emulation, Space set-up).
-SPACE_VARIABLES = ("SPACES_ZERO_GPU", "SPACE_ID")
 
 
 class RehearsalError(RuntimeError):
@@ -46,10 +44,13 @@ def free_port() -> int:
 
 def app_environment(root: Path, port: int) -> dict[str, str]:
     """The app's environment: the rehearsal's hub cache and data folder, the full tier on the CPU, localhost."""
-    from ..settings import FULL_DEVICE_VARIABLE, TIER_VARIABLE
-    environment = {key: value for key, value in os.environ.items() if key not in SPACE_VARIABLES}
-    return {**environment, **rehearsal_environment(root), TIER_VARIABLE: "full", FULL_DEVICE_VARIABLE: "cpu",
-            "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    from .. import settings
+    # a real Space's variables would change what the app does at start (ZeroGPU's emulation, Space set-up)
+    environment = {key: value for key, value in os.environ.items()
+                   if key not in (settings.ZERO_GPU_VARIABLE, settings.SPACE_VARIABLE)}
+    return {**environment, **rehearsal_environment(root), settings.TIER_VARIABLE: "full",
+            settings.FULL_DEVICE_VARIABLE: "cpu", settings.SERVER_NAME_VARIABLE: "127.0.0.1",
+            settings.SERVER_PORT_VARIABLE: str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
 
 
 def log_tail(path: Path) -> str:

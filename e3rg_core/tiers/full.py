@@ -14,14 +14,13 @@ import spaces  # noqa: F401  (first: on ZeroGPU it patches torch before any mode
 
 import glob
 import logging
-import os
 from dataclasses import dataclass, field, replace
 
 from ..contracts import EngineSet
 from ..errors import describe
 from ..generation.openvoice.cost import openvoice_gpu_seconds
 from ..runner import Stage, Tier
-from ..settings import full_tier_device, requested_tier
+from ..settings import full_tier_device, on_zero_gpu, requested_tier
 from .zerogpu import TierCosts, ZeroGpuCall
 
 log = logging.getLogger(__name__)
@@ -47,7 +46,7 @@ def cuda_present() -> bool:
 
     Without NVIDIA device nodes (and off ZeroGPU) there is no GPU to ask torch about; not importing torch then
     keeps the lite app's start-up short."""
-    if not os.environ.get("SPACES_ZERO_GPU") and not glob.glob("/dev/nvidia[0-9]*"):
+    if not on_zero_gpu() and not glob.glob("/dev/nvidia[0-9]*"):
         return False
     import torch
     return torch.cuda.is_available()
