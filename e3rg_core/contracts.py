@@ -1,8 +1,9 @@
 """The contracts of a turn: what every stage takes and returns, and the four engine kinds a tier is built from.
 
 Lite (CPU, package-shipped models) and full (GPU ports) engines implement the same interfaces, so the turn
-runner never knows which tier it runs. This module does no I/O and imports nothing of the package: media I/O,
-dialogue files and avatar storage depend on it, never the reverse.
+runner never knows which tier it runs. This module does no I/O and imports nothing of the package at run time
+(the taxonomy's Expression is named in type hints only): media I/O, dialogue files and avatar storage depend on
+it, never the reverse.
 """
 from __future__ import annotations
 
@@ -221,5 +222,3 @@ class EngineSet:
     writer: ReplyWriter
     speech: SpeechEngine
     video: VideoEngine
-    tier: str = "lite"
-    notices: list[str] = field(default_factory=list)

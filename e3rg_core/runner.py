@@ -108,6 +108,12 @@ class Reply:
             "notices": list(self.notices),
         }
 
+    def write_json(self, folder: Path) -> Path:
+        """reply.json beside the reply's media: what to_json() says of it."""
+        path = folder / "reply.json"
+        path.write_text(json.dumps(self.to_json(), indent=2), encoding="utf-8")
+        return path
+
 
 @dataclass(frozen=True)
 class CastVote:
@@ -326,7 +332,7 @@ class TurnRunner:
 
         avatar overrides the request's avatar name (for avatars uploaded in a browser session)."""
         workdir.mkdir(parents=True, exist_ok=True)
-        reply = Reply(notices=[*self.tier.notices, *self.lite.engines.notices])
+        reply = Reply(notices=[*self.tier.notices, *(self.lite.notices if self.lite is not self.tier else ())])
         avatar = avatar or self.avatars.get(request.avatar)
         query = self.understanding_request(request, reply)
         reply.history, reply.avatar = query.history, avatar.name
@@ -359,7 +365,7 @@ class TurnRunner:
         reply = None
         for reply in self.respond(request, workdir):
             pass
-        (workdir / "reply.json").write_text(json.dumps(reply.to_json(), indent=2), encoding="utf-8")
+        reply.write_json(workdir)
         return reply
 
     def rerender(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings, workdir: Path) -> Reply:
@@ -452,19 +458,19 @@ class TurnRunner:
             reply.notices.append(event.text)
             return
         if isinstance(event, EmotionVoted):
-            reply.emotion, reply.engines["emotion"] = event.emotion, event.emotion.voted_by
+            reply.emotion, reply.engines[Stage.UNDERSTAND.value] = event.emotion, event.emotion.voted_by
             reply.expression = replace(job, emotion=event.emotion).expression.name
-            reply.seconds["emotion"] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
+            reply.seconds[Stage.UNDERSTAND.value] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, ReplySoFar):
             reply.text, reply.writing = event.text, True
         elif isinstance(event, ReplyWritten):
-            reply.text, reply.writing, reply.engines["text"] = event.text, False, event.writer
-            reply.seconds["text"] = event.seconds
+            reply.text, reply.writing, reply.engines[Stage.WRITE.value] = event.text, False, event.writer
+            reply.seconds[Stage.WRITE.value] = event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, SpeechMade):
-            reply.wav_path, reply.engines["speech"] = event.wav_path, event.speech.engine
-            reply.seconds["speech"] = event.seconds
+            reply.wav_path, reply.engines[Stage.SPEAK.value] = event.wav_path, event.speech.engine
+            reply.seconds[Stage.SPEAK.value] = event.seconds
             cues = timed_cues(reply.text, event.speech.seconds)
             reply.subtitles = (write_vtt(cues, job.workdir / "reply.vtt"), write_srt(cues, job.workdir / "reply.srt"))
         elif isinstance(event, (Animated, FramesStored)):
@@ -493,8 +499,8 @@ class TurnRunner:
                 return False
             finally:
                 event.path.unlink(missing_ok=True)
-        reply.mp4_path, reply.engines["video"] = rendered.path, rendered.engine
-        reply.seconds["video"] = event.seconds + time.perf_counter() - started
+        reply.mp4_path, reply.engines[Stage.ANIMATE.value] = rendered.path, rendered.engine
+        reply.seconds[Stage.ANIMATE.value] = event.seconds + time.perf_counter() - started
         reply.notices.extend(event.notices)
         return True
 
@@ -511,7 +517,6 @@ def _decode(request: ResponseRequest):
     if request.audio_path:
         audio = load_audio(request.audio_path)
     return audio, video
-
 
 
 def _drain(steps: Iterator[Reply]) -> TurnJob:

@@ -123,10 +123,9 @@ def engine_line(reply: Reply, *stages: str) -> str:
 def write_bundle(reply: Reply, workdir: Path) -> Path:
     """One zip to share: reply.json (dialogue, votes, reply, engines, timings, self-check), reply.wav, reply.mp4
     and the subtitles."""
-    (workdir / "reply.json").write_text(json.dumps(reply.to_json(), indent=2), encoding="utf-8")
     bundle = workdir / "e3rg_reply.zip"
     with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in (workdir / "reply.json", reply.wav_path, reply.mp4_path, *reply.subtitles):
+        for path in (reply.write_json(workdir), reply.wav_path, reply.mp4_path, *reply.subtitles):
             if path is not None and path.is_file():
                 archive.write(path, path.name)
     return bundle

@@ -11,7 +11,7 @@ from e3rg_core.views import engines_note
 
 def serving(tier_name: str, notices: tuple[str, ...]) -> TurnRunner:
     engines = EngineSet(voters=[VoiceProsodyVoter()], writer=TemplateReplyWriter(), speech=LiteSpeechEngine(),
-                        video=LiteTalkingPortrait(), tier=tier_name)
+                        video=LiteTalkingPortrait())
     return TurnRunner(Tier(tier_name, engines, notices=notices), AvatarStore(), [], None)
 
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..emotions import Expression, as_expression
-from ..contracts import AudioClip, GenerationSettings, Speech, SpeechEngine
+from ..contracts import AudioClip, GenerationSettings, ListenerAvatar, Speech, SpeechEngine
 from ..errors import EngineUnavailableError, MissingInputError
 from ..settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
-from ..memory.avatars import Avatar
 from ..prosody import pitch_track
 
 BUNDLED_VOICE = "heart"
@@ -101,20 +100,21 @@ class LiteSpeechEngine(SpeechEngine):
                     break
         return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, np.float32)
 
-    def reference_f0(self, avatar: Avatar) -> float:
+    def reference_f0(self, avatar: ListenerAvatar) -> float:
         """The avatar reference voice's median pitch, measured once per avatar and cached with it."""
         value = avatar.feature(REFERENCE_F0_FEATURE,
                                lambda: np.array([median_f0(avatar.reference_voice(self.sample_rate))]))
         return float(value.reshape(-1)[0])
 
-    def voice_shift(self, avatar: Avatar) -> float:
+    def voice_shift(self, avatar: ListenerAvatar) -> float:
         """Semitones from the bundled voice to the avatar's, within +-MAX_SHIFT_SEMITONES (0 if unvoiced)."""
         reference = self.reference_f0(avatar)
         if reference <= 0 or self.own_f0 <= 0:
             return 0.0
         return float(np.clip(12 * np.log2(reference / self.own_f0), -MAX_SHIFT_SEMITONES, MAX_SHIFT_SEMITONES))
 
-    def synthesize(self, text: str, emotion: str | Expression, avatar: Avatar, settings: GenerationSettings) -> Speech:
+    def synthesize(self, text: str, emotion: str | Expression, avatar: ListenerAvatar,
+                   settings: GenerationSettings) -> Speech:
         """Speech of `text` in the expression's speaking style (an emotion label alone is mirrored)."""
         import librosa
         text = speakable_text(text)

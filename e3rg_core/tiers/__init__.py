@@ -16,13 +16,13 @@ def select_runner(avatars: AvatarStore | None = None) -> TurnRunner:
     (E3RG_TIER=full, or a GPU is present), else the lite tier alone. Call it at import time: importing tiers.full
     loads the GPU models, and ZeroGPU needs them (and the GPU function) before the app launches."""
     from .full import FULL_ENGINES, full_tier
-    lite = lite_tier()
     if FULL_ENGINES is None:
-        return TurnRunner(lite, avatars or AvatarStore(), example_pool(), transcriber())
+        return lite_runner(avatars)
+    lite = lite_tier()
     if not FULL_ENGINES.any_loaded:
         problems = "; ".join(f"{name}: {why}" for name, why in FULL_ENGINES.problems.items())
-        unavailable = Tier("lite", lite.engines, notices=(
+        serving = Tier("lite", lite.engines, notices=(
             f"The GPU engines are not available ({problems}); the lite (CPU) engines answered.",))
-        return TurnRunner(unavailable, avatars or AvatarStore(), example_pool(), transcriber(), lite)
-    return TurnRunner(full_tier(FULL_ENGINES, lite.engines), avatars or AvatarStore(), example_pool(),
-                      transcriber(), lite)
+    else:
+        serving = full_tier(FULL_ENGINES, lite.engines)
+    return TurnRunner(serving, avatars or AvatarStore(), example_pool(), transcriber(), lite)

@@ -14,7 +14,7 @@ import spaces  # noqa: F401  (first: on ZeroGPU it patches torch before any mode
 
 import glob
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..contracts import EngineSet
 from ..errors import describe
@@ -115,7 +115,7 @@ def assemble(loaded: FullEngines, lite: EngineSet) -> tuple[EngineSet, tuple[Sta
     ola, qwen = loaded.ola, loaded.qwen
     voters = ([OlaEmotionVoter(ola)] if ola else []) + ([qwen] if qwen else [])
     engines = EngineSet(voters=voters, writer=OlaReplyWriter(ola) if ola else lite.writer,
-                        speech=loaded.speech or lite.speech, video=loaded.video or lite.video, tier="full")
+                        speech=loaded.speech or lite.speech, video=loaded.video or lite.video)
     served = {Stage.UNDERSTAND: bool(voters), Stage.WRITE: ola is not None, Stage.SPEAK: loaded.speech is not None,
               Stage.ANIMATE: loaded.video is not None}
     stages: list[Stage] = []
@@ -138,7 +138,7 @@ def full_tier(loaded: FullEngines, lite: EngineSet) -> Tier:
     notices = tuple(f"{name} is not available ({why}); the lite (CPU) engines do its part."
                     for name, why in loaded.problems.items())
     call = ZeroGpuCall(engines, costs, loaded.device) if stages else None
-    return Tier("full", replace(engines, notices=list(notices)), stages, call, notices)
+    return Tier("full", engines, stages, call, notices)
 
 
 def load_tier(choice: str | None = None) -> FullEngines | None:

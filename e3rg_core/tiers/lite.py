@@ -19,8 +19,9 @@ EXAMPLE_DIALOGUES = Path(__file__).resolve().parents[2] / "examples" / "dialogue
 
 
 @lru_cache(maxsize=1)
-def lite_engines() -> EngineSet:
-    """The CPU engines; loaded once per process and shared (they hold no request state)."""
+def lite_tier() -> Tier:
+    """The CPU engines, with a notice for each that could not load; loaded once per process and shared (they hold
+    no request state)."""
     from ..generation.lite_video import LiteTalkingPortrait
     from ..understanding.face_voter import FaceEmotionVoter
     from ..understanding.lite_writer import SmolLMReplyWriter
@@ -51,8 +52,12 @@ def lite_engines() -> EngineSet:
         log.warning("lite reply writer unavailable: %s", error)
         notices.append(f"No language model is available here ({error}); replies come from templates.")
         writer = TemplateReplyWriter()
-    return EngineSet(voters=voters, writer=writer, speech=_cpu_speech_engine(), video=LiteTalkingPortrait(),
-                     tier="lite", notices=notices)
+    engines = EngineSet(voters=voters, writer=writer, speech=_cpu_speech_engine(), video=LiteTalkingPortrait())
+    return Tier("lite", engines, notices=tuple(notices))
+
+
+def lite_engines() -> EngineSet:
+    return lite_tier().engines
 
 
 def _cpu_speech_engine() -> SpeechEngine:
@@ -74,10 +79,6 @@ def lite_supported_settings() -> frozenset[str]:
     from ..generation.openvoice import OpenVoiceSpeechEngine
     return (LiteSpeechEngine.supported_settings | OpenVoiceSpeechEngine.supported_settings
             | LiteTalkingPortrait.supported_settings)
-
-
-def lite_tier() -> Tier:
-    return Tier("lite", lite_engines())
 
 
 @lru_cache(maxsize=1)

@@ -12,10 +12,9 @@ import numpy as np
 import torch
 
 from ...emotions import Expression, as_expression
-from ...contracts import GenerationSettings, Speech, SpeechEngine
+from ...contracts import GenerationSettings, ListenerAvatar, Speech, SpeechEngine
 from ...errors import CheckpointMismatchError, MissingInputError
 from ...settings import MAX_SPEECH_SECONDS
-from ...memory.avatars import Avatar
 from ..lite_speech import speakable_text
 from .checkpoints import directory_resolver, hub_resolver
 from .converter import DEFAULT_TAU, ToneColorConverter
@@ -62,7 +61,8 @@ class OpenVoiceSpeechEngine(SpeechEngine):
             return self.base.source_tone_color(style, intensity)
         return self.converter.extract_se([speech], self.base.sample_rate)
 
-    def synthesize(self, text: str, emotion: str | Expression, avatar: Avatar, settings: GenerationSettings) -> Speech:
+    def synthesize(self, text: str, emotion: str | Expression, avatar: ListenerAvatar,
+                   settings: GenerationSettings) -> Speech:
         """Speech of `text` in the expression's style (an emotion label alone is mirrored)."""
         text = speakable_text(text)
         expression = as_expression(emotion)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ...contracts import AudioClip
+from ...contracts import AudioClip, ListenerAvatar
 from ...errors import InputError
 from ...settings import MIN_REFERENCE_SPEECH_SECONDS
-from ...memory.avatars import Avatar
 from .converter import ToneColorConverter
 
 SILENCE_TOP_DB = 30             # frames this far below the loudest one count as silence
@@ -46,7 +45,7 @@ def measure_tone_color(clip: AudioClip, converter: ToneColorConverter) -> np.nda
     return embedding.reshape(-1).float().cpu().numpy()
 
 
-def target_tone_color(avatar: Avatar, converter: ToneColorConverter) -> torch.Tensor:
+def target_tone_color(avatar: ListenerAvatar, converter: ToneColorConverter) -> torch.Tensor:
     """The avatar's tone colour [1, gin, 1] for this converter, computed on first use and cached with the avatar
     (the key names the converter's weights, so another converter never reuses it)."""
     key = f"openvoice.tone_color.{converter.version}.{converter.fingerprint}"
