@@ -11,10 +11,24 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 
-from ..contracts import EmotionResult, Vote
-from ..emotions import coarse_of
+import numpy as np
+
+from ..contracts import EmotionResult, EmotionVoter, Vote
+from ..emotions import FINE_LABELS, coarse_of
 
 TIE_TOLERANCE = 1e-6
+TOP_LABELS = 3      # the labels a probability vote names (and the page shows)
+
+
+def probability_vote(voter: EmotionVoter, probabilities: np.ndarray) -> Vote | None:
+    """A voter's vote from its probabilities over FINE_LABELS: the best label, with its top labels as evidence;
+    None (it abstains) when it read nothing."""
+    if not probabilities.any():
+        return None
+    ranked = np.argsort(-probabilities)[:TOP_LABELS]
+    top = tuple((FINE_LABELS[i], round(float(probabilities[i]), 3)) for i in ranked)
+    raw = ", ".join(f"{label} {p:.2f}" for label, p in top)
+    return Vote(voter.name, voter.modality, top[0][0], top[0][1], raw, top=top)
 
 
 def vote_mass(vote: Vote) -> dict[str, float]:

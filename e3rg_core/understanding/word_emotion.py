@@ -24,6 +24,7 @@ import numpy as np
 from ..contracts import EmotionVoter, UnderstandingRequest, Utterance, Vote
 from ..emotions import ED_LABELS, FINE_LABELS
 from ..errors import CheckpointMismatchError, EngineUnavailableError
+from .voting import probability_vote
 
 HEAD_FILE = Path(__file__).with_name("word_emotion_head.safetensors")
 FORMAT = "e3rg-word-emotion-head/1"
@@ -180,10 +181,4 @@ class WordEmotionVoter(EmotionVoter):
         return cls(WordEmotionHead.from_pretrained())
 
     def vote(self, request: UnderstandingRequest) -> Vote | None:
-        probabilities = self.head.probabilities(request.history)
-        if not probabilities.any():
-            return None
-        ranked = np.argsort(-probabilities)[:3]
-        top = tuple((FINE_LABELS[i], round(float(probabilities[i]), 3)) for i in ranked)
-        raw = ", ".join(f"{label} {p:.2f}" for label, p in top)
-        return Vote(self.name, self.modality, top[0][0], top[0][1], raw, top=top)
+        return probability_vote(self, self.head.probabilities(request.history))
