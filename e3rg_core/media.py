@@ -5,7 +5,7 @@ ffmpeg is always called with an argument list (never a shell string) and a timeo
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -176,6 +176,23 @@ def write_mp4(frames: Iterable[np.ndarray], fps: float, audio_path: str | Path |
         writer.send(np.ascontiguousarray(frame))
     writer.close()
     return Path(out_path)
+
+
+def read_frames(path: str | Path) -> tuple[float, Iterator[np.ndarray]]:
+    """A video's frame rate and every one of its frames (RGB uint8), decoded as they are consumed; for videos made
+    here (load_video reads what users upload)."""
+    import imageio_ffmpeg
+    reader = imageio_ffmpeg.read_frames(str(path))
+    meta = next(reader)
+    width, height = meta["size"]
+
+    def frames() -> Iterator[np.ndarray]:
+        try:
+            for buffer in reader:
+                yield np.frombuffer(buffer, dtype=np.uint8).reshape(height, width, 3)
+        finally:
+            reader.close()
+    return float(meta["fps"]), frames()
 
 
 def encode_animation(animation: Animation, out_path: str | Path, engine: str) -> RenderedVideo:
