@@ -11,3 +11,20 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(previous)
+
+
+@pytest.fixture(scope="module")
+def quick_lite():
+    """The lite tier's voters and engines, with the template writer standing in for SmolLM to keep tests quick."""
+    # Imported here: every test run reads this file, most of them without any engine.
+    from e3rg_core.contracts import EngineSet
+    from e3rg_core.generation.lite_speech import LiteSpeechEngine
+    from e3rg_core.generation.lite_video import LiteTalkingPortrait
+    from e3rg_core.runner import Tier
+    from e3rg_core.understanding.face_voter import FaceEmotionVoter
+    from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
+    from e3rg_core.understanding.situation_voter import SituationEmotionVoter
+    from e3rg_core.understanding.template_writer import TemplateReplyWriter
+    return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
+                                          VoiceProsodyVoter()],
+                                  writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))

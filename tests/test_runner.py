@@ -1,6 +1,7 @@
 """The turn runner on the lite tier: stages in order, a broken voter abstaining, subtitles, the self-check of the
 generated voice and face, and rendering a reply again for another emotion."""
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -11,8 +12,6 @@ from e3rg_core.generation.lite_video import LiteTalkingPortrait
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.runner import ResponseRequest, Stage, Tier, TurnRunner
 from e3rg_core.tiers.lite import example_pool
-from e3rg_core.understanding.face_voter import FaceEmotionVoter
-from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
 
@@ -27,10 +26,8 @@ class BrokenVoter(EmotionVoter):     # fails on every turn
 
 
 @pytest.fixture(scope="module")
-def runner() -> TurnRunner:
-    engines = EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
-                                VoiceProsodyVoter(), BrokenVoter()],
-                        writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
+def runner(quick_lite) -> TurnRunner:
+    engines = replace(quick_lite.engines, voters=[*quick_lite.engines.voters, BrokenVoter()])
     return TurnRunner(Tier("lite", engines), AvatarStore(), example_pool(), None)
 
 

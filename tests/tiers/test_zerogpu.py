@@ -1,6 +1,7 @@
-"""The full tier through the turn runner: one @spaces.GPU call per turn on tiny random Ola-Omni and Qwen2.5-Omni
-models (CPU), the lite engines standing in for OpenVoice and DICE-Talk, and the lite resume of whatever the call
-did not finish. Off ZeroGPU `spaces.GPU` calls the function in this process, so the call's body really runs."""
+"""The full tier's GPU call (tiers/zerogpu.py) through the turn runner: one @spaces.GPU call per turn on tiny random
+Ola-Omni and Qwen2.5-Omni models (CPU), the lite engines standing in for OpenVoice and DICE-Talk, and the lite
+resume of whatever the call did not finish. Off ZeroGPU `spaces.GPU` calls the function in this process, so the
+call's body really runs."""
 import inspect
 import math
 import pickle
@@ -12,57 +13,24 @@ from pathlib import Path
 import imageio_ffmpeg
 import numpy as np
 import pytest
+from support.gpu_calls import spied_runner
 
-from e3rg_core.contracts import (Animation, AudioClip, EngineSet, GenerationSettings, Speech, UnderstandingRequest,
-                                 Utterance, VideoClip)
+from e3rg_core.contracts import (Animation, AudioClip, GenerationSettings, Speech, UnderstandingRequest, Utterance,
+                                 VideoClip)
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.generation.dicetalk import estimate_gpu_seconds
 from e3rg_core.generation.dicetalk.portrait import SHORT_SIDE
-from e3rg_core.generation.lite_speech import LiteSpeechEngine
-from e3rg_core.generation.lite_video import LiteTalkingPortrait
-from e3rg_core.hub_rehearsal import tiny
 from e3rg_core.media import write_mp4, write_wav
 from e3rg_core.memory.avatars import AvatarStore
-from e3rg_core.runner import (FramesStored, HandedOver, ResponseRequest, SpeechMade, Stage, Tier, TurnJob,
-                              TurnRunner)
+from e3rg_core.runner import FramesStored, HandedOver, ResponseRequest, SpeechMade, Stage, TurnJob
 from e3rg_core.settings import MAX_GPU_SECONDS, MAX_VIDEO_STEPS, MIN_VIDEO_STEPS
-from e3rg_core.tiers import full, select_runner
-from e3rg_core.tiers.full import FullEngines, full_tier
-from e3rg_core.tiers.lite import example_pool
-from e3rg_core.tiers.zerogpu import (GpuJob, ZeroGpuCall, gpu_duration, plan_turn, reply_speech_seconds,
-                                     store_frames)
-from e3rg_core.understanding.face_voter import FaceEmotionVoter
-from e3rg_core.understanding.ola.engine import OlaRuntime
-from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
-from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
-from e3rg_core.understanding.situation_voter import SituationEmotionVoter
-from e3rg_core.understanding.template_writer import TemplateReplyWriter
+from e3rg_core.tiers.full import full_tier
+from e3rg_core.tiers.zerogpu import GpuJob, ZeroGpuCall, gpu_duration, plan_turn, reply_speech_seconds, store_frames
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 TEXT = "I finally got the job I wanted after three years of trying!"
 ALL_STAGES = list(Stage)
-
-
-@pytest.fixture(scope="module")
-def lite() -> Tier:
-    """The lite tier's engines; the template writer stands in for SmolLM to keep the tests quick."""
-    return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
-                                          VoiceProsodyVoter()],
-                                  writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))
-
-
-@pytest.fixture(scope="module")
-def loaded(tmp_path_factory) -> FullEngines:
-    """Every full engine 'loaded': tiny Ola and Qwen, with lite speech and video standing in for the GPU ones."""
-    root = tmp_path_factory.mktemp("tiny")
-    (root / "ola").mkdir()
-    (root / "omni").mkdir()
-    return FullEngines("cpu", ola=OlaRuntime.from_pretrained(tiny.write_tiny_ola(root / "ola"), device="cpu",
-                                                             quantize=False),
-                       qwen=QwenOmniVoter.from_pretrained(tiny.write_tiny_omni(root / "omni"), device="cpu",
-                                                          quantize=False),
-                       speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
 
 
 @pytest.fixture(scope="module")
@@ -78,29 +46,6 @@ def media(tmp_path_factory) -> dict[str, Path]:
     return {"wav": wav, "mp4": mp4}
 
 
-class GpuCallSpy:
-    """Wraps the tier's @spaces.GPU function: counts its real calls and keeps each job and what it yielded."""
-
-    def __init__(self, real, fail_first: int = 0):
-        self.real, self.jobs, self.events, self.fail_first = real, [], [], fail_first
-        self.mp4_when_the_call_ended = []
-
-    def __call__(self, job: GpuJob):
-        self.jobs.append(job)
-        if len(self.jobs) <= self.fail_first:
-            raise RuntimeError("ZeroGPU quota exceeded")     # what a refused call raises before it begins
-        for event in self.real(job):
-            self.events.append(event)
-            yield event
-        self.mp4_when_the_call_ended.append((job.turn.workdir / "reply.mp4").exists())
-
-
-def spied_runner(tier: Tier, lite: Tier, monkeypatch, fail_first: int = 0) -> tuple[TurnRunner, GpuCallSpy]:
-    spy = GpuCallSpy(tier.gpu_call.call, fail_first)
-    monkeypatch.setattr(tier.gpu_call, "call", spy)
-    return TurnRunner(tier, AvatarStore(), example_pool(), None, lite), spy
-
-
 def same(a, b) -> bool:
     """Equality through dataclasses, tuples and numpy arrays."""
     if isinstance(a, np.ndarray):
@@ -114,8 +59,8 @@ def same(a, b) -> bool:
     return a == b
 
 
-def test_duration_asked_for_sample_requests(loaded, lite):
-    tier = full_tier(loaded, lite.engines)
+def test_duration_asked_for_sample_requests(loaded, quick_lite):
+    tier = full_tier(loaded, quick_lite.engines)
     costs = tier.gpu_call.costs
     history = (Utterance(0, "speaker", TEXT),)
     rng = np.random.default_rng(0)
@@ -153,11 +98,11 @@ def test_duration_asked_for_sample_requests(loaded, lite):
     assert speech_only.understanding == speech_only.video == 0 < speech_only.speech
 
 
-def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(loaded, lite, media, tmp_path, monkeypatch):
-    tier = full_tier(loaded, lite.engines)
+def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(loaded, quick_lite, media, tmp_path, monkeypatch):
+    tier = full_tier(loaded, quick_lite.engines)
     assert tier.gpu_stages == tuple(Stage) and not tier.notices
     assert inspect.isgeneratorfunction(tier.gpu_call.call)     # so spaces wraps it as a streaming GPU function
-    runner, spy = spied_runner(tier, lite, monkeypatch)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     request = ResponseRequest(text=TEXT, video_path=str(media["mp4"]), settings=GenerationSettings(video_steps=1,
                                                                                                   seed=0))
     progress, streamed = [], False
@@ -184,8 +129,8 @@ def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(loaded, lite
     assert not reply.notices and reply.seconds["gpu"] > 0
 
 
-def test_the_gpu_call_takes_and_returns_picklable_values(loaded, lite, media, tmp_path, monkeypatch):
-    runner, spy = spied_runner(full_tier(loaded, lite.engines), lite, monkeypatch)
+def test_the_gpu_call_takes_and_returns_picklable_values(loaded, quick_lite, media, tmp_path, monkeypatch):
+    runner, spy = spied_runner(full_tier(loaded, quick_lite.engines), quick_lite, monkeypatch)
     request = ResponseRequest(audio_path=str(media["wav"]), video_path=str(media["mp4"]), text=TEXT,
                               settings=GenerationSettings(video_steps=1, seed=0))
     *_, reply = runner.respond(request, tmp_path)
@@ -201,9 +146,9 @@ def test_the_gpu_call_takes_and_returns_picklable_values(loaded, lite, media, tm
     assert any(isinstance(event, SpeechMade) for event in spy.events)
 
 
-def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, lite, tmp_path, monkeypatch):
-    tier = full_tier(loaded, lite.engines)
-    runner, spy = spied_runner(tier, lite, monkeypatch)
+def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, quick_lite, tmp_path, monkeypatch):
+    tier = full_tier(loaded, quick_lite.engines)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     assert "diffusion_video" in runner.supported_settings          # so the app shows the choice
     settings = GenerationSettings(seed=0, diffusion_video=False)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=settings), tmp_path)
@@ -218,39 +163,39 @@ def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, 
     assert reply.done and reply.mp4_path.is_file() and not reply.notices     # chosen, not a fallback
 
 
-def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, lite, tmp_path, monkeypatch):
+def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, quick_lite, tmp_path, monkeypatch):
     """The tier claims cuda (configuration): on this machine the GPU call fails, as a broken one would."""
-    runner, spy = spied_runner(full_tier(replace(loaded, device="cuda"), lite.engines), lite, monkeypatch)
+    runner, spy = spied_runner(full_tier(replace(loaded, device="cuda"), quick_lite.engines), quick_lite, monkeypatch)
     progress = [reply.finished[-1:] for reply in runner.respond(ResponseRequest(text=TEXT), tmp_path)]
     # Asked once, and once more without the video stage; both fail before they begin.
     assert [job.stages for job in spy.jobs] == [tuple(Stage), tuple(Stage)[:-1]] and spy.events == []
     assert progress[0] == [Stage.UNDERSTAND] and progress[-1] == [Stage.ANIMATE]
     *_, final = runner.respond(ResponseRequest(text=TEXT), tmp_path / "again")
-    assert final.engines["text"] == lite.engines.writer.name
+    assert final.engines["text"] == quick_lite.engines.writer.name
     # a text turn: only the text voter could vote, and only the voters that voted are named
-    assert final.engines["emotion"] == lite.engines.voters[0].name == final.emotion.votes[0].voter
+    assert final.engines["emotion"] == quick_lite.engines.voters[0].name == final.emotion.votes[0].voter
     notice = " ".join(final.notices)
     assert "GPU could not finish" in notice and "lite (CPU) engines made the emotion vote, reply, speech and video" \
         in notice and "Traceback" not in notice
     assert final.wav_path.is_file() and final.mp4_path.is_file()
 
 
-def test_a_refused_call_is_asked_again_without_the_video(loaded, lite, tmp_path, monkeypatch):
-    tier = full_tier(loaded, lite.engines)
-    runner, spy = spied_runner(tier, lite, monkeypatch, fail_first=1)
+def test_a_refused_call_is_asked_again_without_the_video(loaded, quick_lite, tmp_path, monkeypatch):
+    tier = full_tier(loaded, quick_lite.engines)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch, fail_first=1)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
     first, second = spy.jobs
     assert first.stages == tuple(Stage) and second.stages == tuple(Stage)[:-1]
     assert second.plan.seconds < first.plan.seconds and second.plan.video == 0
     # Understanding, text and speech still came from the GPU engines; only the video from the lite portrait.
     assert reply.engines["text"] == "ola-omni-7b" and reply.engines["speech"] == loaded.speech.name
-    assert reply.engines["video"] == lite.engines.video.name and reply.done
+    assert reply.engines["video"] == quick_lite.engines.video.name and reply.done
     assert any(f"refused a {first.plan.seconds} s turn" in notice and f"{second.plan.seconds} s without the "
                "diffusion video" in notice for notice in reply.notices)
 
 
-def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, lite, tmp_path, monkeypatch):
-    runner, spy = spied_runner(full_tier(loaded, lite.engines), lite, monkeypatch)
+def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, quick_lite, tmp_path, monkeypatch):
+    runner, spy = spied_runner(full_tier(loaded, quick_lite.engines), quick_lite, monkeypatch)
     request = ResponseRequest(text=TEXT, settings=GenerationSettings(video_steps=MAX_VIDEO_STEPS, seed=0))
     *_, reply = runner.respond(request, tmp_path)
     assert len(spy.jobs) == 1 and isinstance(spy.events[-1], FramesStored)
@@ -265,72 +210,23 @@ def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, li
     assert reply.engines["video"] == loaded.video.name and reply.mp4_path.is_file()
 
 
-def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_lite_tier(loaded, lite, tmp_path,
+def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_lite_tier(loaded, quick_lite, tmp_path,
                                                                                           monkeypatch):
     """Configured for 2048 x 2048 renders (sixteen times the pixels), no reply's video fits the turn."""
     def large_video(seconds: float, settings: GenerationSettings) -> int:
         return estimate_gpu_seconds(seconds, settings.video_steps, pixels=(4 * SHORT_SIDE) ** 2)
 
-    tier = full_tier(loaded, lite.engines)
+    tier = full_tier(loaded, quick_lite.engines)
     tier = replace(tier, gpu_call=ZeroGpuCall(tier.engines, replace(tier.gpu_call.costs, video=large_video), "cpu"))
-    runner, spy = spied_runner(tier, lite, monkeypatch)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
     assert len(spy.jobs) == 1
     kinds = [type(event).__name__ for event in spy.events]
     assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "FramesStored" not in kinds
     assert spy.events[-1].stage is Stage.ANIMATE and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
     assert reply.done and reply.mp4_path.is_file()
-    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name
+    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == quick_lite.engines.video.name
     assert any("GPU video stage handed over" in notice and "made the video" in notice for notice in reply.notices)
-
-
-def test_a_missing_engine_leaves_only_its_stage_to_the_lite_tier(loaded, lite, tmp_path, monkeypatch):
-    without_video = replace(loaded, video=None, problems={"DICE-Talk": "LocalEntryNotFoundError: EEEELY/DICE-Talk"})
-    tier = full_tier(without_video, lite.engines)
-    assert tier.gpu_stages == (Stage.UNDERSTAND, Stage.WRITE, Stage.SPEAK)
-    runner, spy = spied_runner(tier, lite, monkeypatch)
-    assert "diffusion_video" not in runner.supported_settings      # nothing to choose without DICE-Talk
-    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
-    assert len(spy.jobs) == 1 and spy.jobs[0].stages == tier.gpu_stages
-    assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == lite.engines.video.name
-    assert any("DICE-Talk is not available" in notice and "EEEELY/DICE-Talk" in notice for notice in reply.notices)
-
-
-def test_without_ola_the_call_ends_after_the_vote_and_the_lite_engines_write(loaded, lite, tmp_path, monkeypatch):
-    tier = full_tier(replace(loaded, ola=None, problems={"Ola-Omni": "missing"}), lite.engines)
-    assert tier.gpu_stages == (Stage.UNDERSTAND,)
-    runner, spy = spied_runner(tier, lite, monkeypatch)
-    *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
-    assert len(spy.jobs) == 1 and "qwen2.5-omni-7b" in reply.engines["emotion"]
-    assert reply.engines["text"] == lite.engines.writer.name and reply.done
-
-
-def test_each_full_engine_loads_on_its_own(monkeypatch):
-    def fails(device):
-        raise FileNotFoundError("Qwen/Qwen2.5-Omni-7B is not in the cache")
-
-    made = object()
-    monkeypatch.setattr(full, "LOADERS", (("ola", "Ola-Omni", lambda device: made),
-                                          ("qwen", "Qwen2.5-Omni", fails),
-                                          ("speech", "OpenVoice", lambda device: made),
-                                          ("video", "DICE-Talk", lambda device: made)))
-    loaded = full.load_full_engines("cpu")
-    assert loaded.ola is loaded.speech is loaded.video is made and loaded.qwen is None and loaded.any_loaded
-    assert list(loaded.problems) == ["Qwen2.5-Omni"] and "not in the cache" in loaded.problems["Qwen2.5-Omni"]
-
-
-def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(tmp_path, monkeypatch):
-    monkeypatch.setenv("E3RG_TIER", "full")
-    loaded = full.load_tier()
-    assert not loaded.any_loaded and "CUDA" in " ".join(loaded.problems.values())
-    monkeypatch.setattr(full, "FULL_ENGINES", loaded)      # as if this process had started with E3RG_TIER=full
-    runner = select_runner()
-    assert runner.tier.gpu_call is None
-    assert runner.supported_settings == (runner.lite.engines.speech.supported_settings
-                                         | runner.lite.engines.video.supported_settings)
-    *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
-    assert reply.done and reply.engines["video"] == runner.lite.engines.video.name
-    assert any("GPU engines are not available" in notice and "CUDA" in notice for notice in reply.notices)
 
 
 def test_stored_frames_are_exactly_those_announced(tmp_path):
@@ -341,34 +237,3 @@ def test_stored_frames_are_exactly_those_announced(tmp_path):
     for announced in (2, 4):
         with pytest.raises(ValueError, match=f"not the {announced} it announced"):
             store_frames(Animation(iter(frames), 25.0, announced, speech), tmp_path / f"{announced}.npy")
-
-
-def test_the_tier_choice(monkeypatch):
-    for choice in ("auto", "lite"):
-        monkeypatch.setenv("E3RG_TIER", choice)
-        assert full.load_tier() is None        # no GPU here: auto means lite
-    monkeypatch.setenv("E3RG_TIER", "fast")
-    with pytest.raises(ValueError, match="E3RG_TIER"):
-        full.load_tier()
-
-
-def test_the_app_gets_the_lite_runner_without_a_gpu():
-    assert full.FULL_ENGINES is None
-    runner = select_runner()
-    assert runner.tier.name == "lite" and runner.tier.gpu_call is None and runner.lite is runner.tier
-
-
-def test_preload_list_names_every_file_the_loaders_read():
-    from e3rg_core.generation.dicetalk import hub_files as dicetalk_files
-    from e3rg_core.generation.openvoice import required_hub_files
-    from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, THINKER_FILES
-    lines = full.preload_from_hub()
-    listed = {}
-    for line in lines:
-        repo, _, names = line.partition(" ")
-        assert repo not in listed
-        listed[repo] = set(names.split(",")) if names else None
-    wanted = [*((QWEN_OMNI_REPO, name) for name in THINKER_FILES),
-              *((file.repo_id, file.filename) for file in required_hub_files()), *dicetalk_files()]
-    assert all(listed[repo] is None or name in listed[repo] for repo, name in wanted)
-    assert "spk_dict.pt" not in listed[QWEN_OMNI_REPO]
