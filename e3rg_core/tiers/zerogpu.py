@@ -6,8 +6,9 @@ cap. Inside the call the runner's own stage functions run on the full engines. T
 everything it yields are plain picklable values: on ZeroGPU it runs in a forked worker and they travel through
 pipes. The video's frames go to a file in the request's folder instead, encoded by the runner once the GPU is
 released. A video that would overrun the time asked for is rendered with fewer denoising steps (down to
-MIN_VIDEO_STEPS), else handed to the lite portrait. A call refused outright (quota, duration) is asked once more
-without the video stage, for a shorter duration, before the lite tier takes the whole turn.
+MIN_VIDEO_STEPS), else handed to the lite portrait. A call refused for the duration it asked (quota, duration) is
+asked once more without the video stage, for a shorter duration, when other stages remain; otherwise, and after
+any other failure, the lite tier takes the whole turn.
 """
 import spaces  # first: on ZeroGPU it patches torch before anything touches CUDA
 
@@ -33,6 +34,10 @@ WORKER_START_SECONDS = 15.0     # estimated: a fresh ZeroGPU worker's fork, CUDA
 WORDS_PER_TOKEN = 0.75          # English through a BPE tokenizer
 SPOKEN_WORDS_PER_SECOND = 2.5   # a conversational pace at speech_speed 1.0
 ESTIMATE_MARGIN = 1.5           # on the unmeasured understanding and speech estimates (DICE-Talk's has its own)
+# The titles of the errors spaces' scheduler raises for a call it will not admit for the duration asked
+# (spaces/zero/client.py, schedule): a shorter call may still be admitted. Any other failure is no refusal.
+DURATION_REFUSALS = frozenset({"ZeroGPU quota exceeded", "ZeroGPU illegal duration",
+                               "ZeroGPU pending credits exceeded"})
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,11 @@ def run_on_gpu(engines: EngineSet, costs: TierCosts, device: str, job: GpuJob) -
             return
 
 
+def refused_for_its_duration(error: Exception) -> bool:
+    """Whether ZeroGPU refused the call for the duration it asked, before it began (not a failure inside it)."""
+    return getattr(error, "title", None) in DURATION_REFUSALS
+
+
 class ZeroGpuCall:
     """The tier's GPU call: prices a turn's GPU stages and runs them in one @spaces.GPU call.
 
@@ -169,6 +179,7 @@ class ZeroGpuCall:
         return self._events(job)
 
     def _events(self, job: GpuJob) -> Iterator[Event]:
+        without_video = tuple(stage for stage in job.stages if stage is not Stage.ANIMATE)
         events, begun = None, False
         try:
             events = self.call(job)
@@ -177,15 +188,17 @@ class ZeroGpuCall:
                 yield event
             return
         except Exception as error:
-            if begun or Stage.ANIMATE not in job.stages:
+            # Only a refused call with the video is asked again, and only when other stages remain: a call of no
+            # stage would book a worker's start against the visitor's quota for nothing.
+            if begun or not refused_for_its_duration(error) or Stage.ANIMATE not in job.stages or not without_video:
                 raise
             refusal = error
         finally:
             if events is not None:
                 events.close()
         # Refused before it began (most often the visitor's quota): once more without the diffusion video.
-        stages = tuple(stage for stage in job.stages if stage is not Stage.ANIMATE)
-        shorter = replace(job, stages=stages, plan=plan_turn(self.costs, job.turn.query, job.turn.settings, stages))
+        shorter = replace(job, stages=without_video,
+                          plan=plan_turn(self.costs, job.turn.query, job.turn.settings, without_video))
         yield Notice(f"The GPU refused a {job.plan.seconds} s turn ({describe(refusal)}); it was asked again for "
                      f"{shorter.plan.seconds} s without the diffusion video, which the lite portrait makes instead.")
         yield from self.call(shorter)

@@ -13,6 +13,7 @@ from pathlib import Path
 import imageio_ffmpeg
 import numpy as np
 import pytest
+import spaces
 from support.gpu_calls import spied_runner
 
 from e3rg_core.contracts import (Animation, AudioClip, GenerationSettings, Speech, UnderstandingRequest, Utterance,
@@ -24,8 +25,9 @@ from e3rg_core.media import write_mp4, write_wav
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.runner import FramesStored, HandedOver, ResponseRequest, SpeechMade, Stage, TurnJob
 from e3rg_core.settings import MAX_GPU_SECONDS, MAX_VIDEO_STEPS, MIN_VIDEO_STEPS
-from e3rg_core.tiers.full import full_tier
-from e3rg_core.tiers.zerogpu import GpuJob, ZeroGpuCall, gpu_duration, plan_turn, reply_speech_seconds, store_frames
+from e3rg_core.tiers.full import FullEngines, full_tier
+from e3rg_core.tiers.zerogpu import (DURATION_REFUSALS, GpuJob, ZeroGpuCall, gpu_duration, plan_turn,
+                                     reply_speech_seconds, store_frames)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -164,11 +166,12 @@ def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, 
 
 
 def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, quick_lite, tmp_path, monkeypatch):
-    """The tier claims cuda (configuration): on this machine the GPU call fails, as a broken one would."""
+    """The tier claims cuda (configuration): on this machine the GPU call fails before its first event, as a
+    broken CUDA set-up would."""
     runner, spy = spied_runner(full_tier(replace(loaded, device="cuda"), quick_lite.engines), quick_lite, monkeypatch)
     progress = [reply.finished[-1:] for reply in runner.respond(ResponseRequest(text=TEXT), tmp_path)]
-    # Asked once, and once more without the video stage; both fail before they begin.
-    assert [job.stages for job in spy.jobs] == [tuple(Stage), tuple(Stage)[:-1]] and spy.events == []
+    # No refusal: asking again without the video would fail alike, after another worker's start.
+    assert [job.stages for job in spy.jobs] == [tuple(Stage)] and spy.events == []
     assert progress[0] == [Stage.UNDERSTAND] and progress[-1] == [Stage.ANIMATE]
     *_, final = runner.respond(ResponseRequest(text=TEXT), tmp_path / "again")
     assert final.engines["text"] == quick_lite.engines.writer.name
@@ -176,13 +179,13 @@ def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, quick_li
     assert final.engines["emotion"] == quick_lite.engines.voters[0].name == final.emotion.votes[0].voter
     notice = " ".join(final.notices)
     assert "GPU could not finish" in notice and "lite (CPU) engines made the emotion vote, reply, speech and video" \
-        in notice and "Traceback" not in notice
+        in notice and "Traceback" not in notice and "refused" not in notice
     assert final.wav_path.is_file() and final.mp4_path.is_file()
 
 
 def test_a_refused_call_is_asked_again_without_the_video(loaded, quick_lite, tmp_path, monkeypatch):
     tier = full_tier(loaded, quick_lite.engines)
-    runner, spy = spied_runner(tier, quick_lite, monkeypatch, fail_first=1)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch, refuse_first=1)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
     first, second = spy.jobs
     assert first.stages == tuple(Stage) and second.stages == tuple(Stage)[:-1]
@@ -190,8 +193,27 @@ def test_a_refused_call_is_asked_again_without_the_video(loaded, quick_lite, tmp
     # Understanding, text and speech still came from the GPU engines; only the video from the lite portrait.
     assert reply.engines["text"] == "ola-omni-7b" and reply.engines["speech"] == loaded.speech.name
     assert reply.engines["video"] == quick_lite.engines.video.name and reply.done
-    assert any(f"refused a {first.plan.seconds} s turn" in notice and f"{second.plan.seconds} s without the "
-               "diffusion video" in notice for notice in reply.notices)
+    assert any(f"refused a {first.plan.seconds} s turn (ZeroGPU quota exceeded: " in notice
+               and f"{second.plan.seconds} s without the diffusion video" in notice for notice in reply.notices)
+
+
+def test_a_refused_call_of_the_video_alone_is_not_asked_again(loaded, quick_lite, tmp_path, monkeypatch):
+    """Only DICE-Talk loaded: without the video the call would have no stage left, and book a worker's start for
+    nothing."""
+    tier = full_tier(FullEngines("cpu", video=loaded.video), quick_lite.engines)
+    assert tier.gpu_stages == (Stage.ANIMATE,)
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch, refuse_first=1)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
+    assert [job.stages for job in spy.jobs] == [(Stage.ANIMATE,)] and spy.events == []
+    assert reply.done and reply.mp4_path.is_file()
+    assert any("ZeroGPU quota exceeded" in notice and "lite (CPU) engines made the video" in notice
+               for notice in reply.notices)
+    assert not any("asked again" in notice for notice in reply.notices)
+
+
+def test_the_refusals_asked_again_are_those_spaces_scheduler_raises():
+    scheduler = (Path(spaces.__file__).parent / "zero" / "client.py").read_text(encoding="utf-8")
+    assert DURATION_REFUSALS <= set(re.findall(r'raise error\("([^"]+)"', scheduler))
 
 
 def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, quick_lite, tmp_path, monkeypatch):
