@@ -1,5 +1,8 @@
-"""Watching a tier's @spaces.GPU function: each call made to it in a turn."""
+"""Watching a tier's @spaces.GPU function: what spaces.GPU made, and each call made to it in a turn."""
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from spaces.zero.gradio import error
 
@@ -37,3 +40,30 @@ def spied_runner(tier: Tier, lite: Tier, monkeypatch, refuse_first: int = 0) -> 
     monkeypatch.setattr(tier.gpu_call, "call", spy)
     return TurnRunner(tier, AvatarStore(), example_pool(), None, lite), spy
 
+
+@dataclass(frozen=True)
+class GpuFunction:
+    task: Callable          # the function given to spaces.GPU
+    options: dict           # spaces.GPU's keyword arguments (duration)
+    returned: Callable      # what the tier was handed back
+
+
+class GpuFunctionsMade:
+    """spaces.GPU as it is, keeping each function it decorated.
+
+    Off ZeroGPU spaces.GPU hands back the function itself, and its ZeroGPU wrapper cannot be built here
+    (spaces.zero.torch needs a CUDA build of torch). So what the real decorator returned is handed back inside a
+    function of its own: a tier that kept the undecorated function would not hold it."""
+
+    def __init__(self, real: Callable):
+        self.real, self.made = real, []
+
+    def __call__(self, **options):
+        def decorate(task):
+            decorated = self.real(**options)(task)
+
+            def gpu_function(job):
+                yield from decorated(job)
+            self.made.append(GpuFunction(task, options, gpu_function))
+            return gpu_function
+        return decorate

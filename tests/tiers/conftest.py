@@ -1,5 +1,7 @@
-"""Fixtures of the tiers' tests: the full engines on tiny models."""
+"""Fixtures of the tiers' tests: the full engines on tiny models, and a record of the GPU functions made."""
 import pytest
+import spaces
+from support.gpu_calls import GpuFunctionsMade
 
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
@@ -21,3 +23,9 @@ def loaded(tmp_path_factory) -> FullEngines:
                                                           quantize=False),
                        speech=LiteSpeechEngine(), video=LiteTalkingPortrait())
 
+
+@pytest.fixture
+def gpu_functions_made(monkeypatch) -> GpuFunctionsMade:
+    made = GpuFunctionsMade(spaces.GPU)
+    monkeypatch.setattr(spaces, "GPU", made)
+    return made

@@ -7,9 +7,9 @@ import pytest
 from support.gpu_calls import spied_runner
 
 from e3rg_core.contracts import GenerationSettings
-from e3rg_core.runner import ResponseRequest, Stage
+from e3rg_core.runner import FramesStored, ResponseRequest, SpeechMade, Stage
 from e3rg_core.tiers import full
-from e3rg_core.tiers.full import full_tier
+from e3rg_core.tiers.full import FullEngines, full_tier
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -36,6 +36,27 @@ def test_without_ola_the_call_ends_after_the_vote_and_the_lite_engines_write(loa
     *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
     assert len(spy.jobs) == 1 and "qwen2.5-omni-7b" in reply.engines["emotion"]
     assert reply.engines["text"] == quick_lite.engines.writer.name and reply.done
+
+
+@pytest.mark.parametrize("engine, made_on_the_gpu", [("speech", SpeechMade), ("video", FramesStored)])
+def test_a_tier_of_later_stages_only_makes_the_earlier_ones_here_before_its_gpu_call(
+        engine, made_on_the_gpu, loaded, quick_lite, gpu_functions_made, tmp_path, monkeypatch):
+    """Neither Ola nor Qwen loaded: the vote and the reply (and the speech, for a video-only tier) are made on the
+    CPU first, and the call through what spaces.GPU returned takes the turn from there."""
+    only = FullEngines("cpu", problems={"Ola-Omni": "missing", "Qwen2.5-Omni": "missing"},
+                       **{engine: getattr(loaded, engine)})
+    tier = full_tier(only, quick_lite.engines)
+    stage = {"speech": Stage.SPEAK, "video": Stage.ANIMATE}[engine]
+    assert tier.gpu_stages == (stage,) and tier.gpu_call.call is gpu_functions_made.made[0].returned
+    runner, spy = spied_runner(tier, quick_lite, monkeypatch)
+    *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
+    (job,) = spy.jobs
+    assert job.stages == (stage,) and [type(event) for event in spy.events] == [made_on_the_gpu]
+    assert job.turn.emotion == reply.emotion and job.turn.text == reply.text
+    assert (job.turn.speech is not None) == (stage is Stage.ANIMATE)
+    assert reply.engines["text"] == quick_lite.engines.writer.name
+    assert reply.done and reply.wav_path.is_file() and reply.mp4_path.is_file()
+    assert not any("GPU" in notice for notice in reply.notices)
 
 
 def test_each_full_engine_loads_on_its_own(monkeypatch):

@@ -1,7 +1,10 @@
-"""The runner the app serves (tiers/__init__.py): the lite tier without a GPU, and the lite tier with a notice when
-no full engine loaded."""
-from e3rg_core.runner import ResponseRequest
+"""The runner the app serves (tiers/__init__.py): the lite tier without a GPU, the lite tier with a notice when no
+full engine loaded, and the full tier, with its @spaces.GPU function made at import, when any one did."""
+import pytest
+
+from e3rg_core.runner import ResponseRequest, Stage
 from e3rg_core.tiers import full, select_runner
+from e3rg_core.tiers.full import FullEngines
 
 TEXT = "I finally got the job I wanted after three years of trying!"
 
@@ -25,3 +28,20 @@ def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(tmp_pa
     assert reply.done and reply.engines["video"] == runner.lite.engines.video.name
     assert any("GPU engines are not available" in notice and "CUDA" in notice for notice in reply.notices)
 
+
+@pytest.mark.parametrize("engines, gpu_stages", [
+    (("ola", "qwen", "speech", "video"), tuple(Stage)),
+    (("ola",), (Stage.UNDERSTAND, Stage.WRITE)),
+    (("qwen",), (Stage.UNDERSTAND,)),
+    (("speech",), (Stage.SPEAK,)),
+    (("video",), (Stage.ANIMATE,)),
+])
+def test_any_full_engine_loaded_makes_the_gpu_function_the_tier_calls(engines, gpu_stages, loaded,
+                                                                        gpu_functions_made, monkeypatch):
+    """ZeroGPU reports a Space as a GPU app only when a @spaces.GPU function exists at launch."""
+    some = FullEngines("cpu", **{engine: getattr(loaded, engine) for engine in engines})
+    monkeypatch.setattr(full, "FULL_ENGINES", some)      # as if only these had loaded at import
+    runner = select_runner()
+    made, = gpu_functions_made.made
+    assert runner.tier.name == "full" and runner.tier.gpu_stages == gpu_stages
+    assert runner.tier.gpu_call.call is made.returned

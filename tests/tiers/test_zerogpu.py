@@ -27,7 +27,7 @@ from e3rg_core.runner import FramesStored, HandedOver, ResponseRequest, SpeechMa
 from e3rg_core.settings import MAX_GPU_SECONDS, MAX_VIDEO_STEPS, MIN_VIDEO_STEPS
 from e3rg_core.tiers.full import FullEngines, full_tier
 from e3rg_core.tiers.zerogpu import (DURATION_REFUSALS, GpuJob, ZeroGpuCall, gpu_duration, plan_turn,
-                                     reply_speech_seconds, store_frames)
+                                     reply_speech_seconds, run_on_gpu, store_frames)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -103,7 +103,6 @@ def test_duration_asked_for_sample_requests(loaded, quick_lite):
 def test_a_turn_is_one_gpu_call_that_streams_emotion_and_text_first(loaded, quick_lite, media, tmp_path, monkeypatch):
     tier = full_tier(loaded, quick_lite.engines)
     assert tier.gpu_stages == tuple(Stage) and not tier.notices
-    assert inspect.isgeneratorfunction(tier.gpu_call.call)     # so spaces wraps it as a streaming GPU function
     runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     request = ResponseRequest(text=TEXT, video_path=str(media["mp4"]), settings=GenerationSettings(video_steps=1,
                                                                                                   seed=0))
@@ -214,6 +213,15 @@ def test_a_refused_call_of_the_video_alone_is_not_asked_again(loaded, quick_lite
 def test_the_refusals_asked_again_are_those_spaces_scheduler_raises():
     scheduler = (Path(spaces.__file__).parent / "zero" / "client.py").read_text(encoding="utf-8")
     assert DURATION_REFUSALS <= set(re.findall(r'raise error\("([^"]+)"', scheduler))
+
+
+def test_the_gpu_call_runs_the_function_spaces_gpu_returned(loaded, quick_lite, gpu_functions_made):
+    tier = full_tier(loaded, quick_lite.engines)
+    made, = gpu_functions_made.made
+    assert tier.gpu_call.call is made.returned and made.options == {"duration": gpu_duration}
+    # A generator function, so that spaces wraps it as a streaming GPU function, over this tier's engines.
+    assert inspect.isgeneratorfunction(made.task) and made.task.func is run_on_gpu
+    assert made.task.args[1:] == (tier.gpu_call.costs, loaded.device)
 
 
 def test_a_video_too_costly_for_the_turn_is_rendered_with_fewer_steps(loaded, quick_lite, tmp_path, monkeypatch):
