@@ -133,6 +133,13 @@ def test_the_rehearsal_refuses_connections_that_leave_the_machine():
                 pass
 
 
+# The script took 101 s here (2 cores shared with other test runs, load average 2 to 5); its limit leaves a slower
+# CI runner room. The test's own timeout (pytest.ini's 600 s for every test) must outlast the script's limit, else
+# pytest-timeout ends a slow but passing rehearsal before the script's limit is reached.
+REHEARSAL_SCRIPT_SECONDS = 1200
+
+
+@pytest.mark.timeout(REHEARSAL_SCRIPT_SECONDS + 60)
 def test_the_rehearsal_script_serves_a_turn_on_every_full_engine_and_one_without_dice_talk():
     """bash scripts/rehearse_full_tier.sh, as CI and a developer run it: the app booted twice on the fake hub."""
     from e3rg_core.generation.dicetalk import DiceTalkVideoEngine
@@ -140,7 +147,7 @@ def test_the_rehearsal_script_serves_a_turn_on_every_full_engine_and_one_without
     from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter
     from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
     run = subprocess.run(["bash", str(ROOT / "scripts" / "rehearse_full_tier.sh")], capture_output=True, text=True,
-                         timeout=1200)
+                         timeout=REHEARSAL_SCRIPT_SECONDS)
     lines = run.stdout.strip().splitlines()
     assert lines and lines[-1].startswith("{"), run.stderr[-6000:]
     report = json.loads(lines[-1])
