@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import torch
 from safetensors.torch import save_file
+from support.placements import assert_every_weight_placed_in_the_calling_thread
 
 from e3rg_core.contracts import Dialogue, Turn, Utterance
 from e3rg_core.emotions import FINE_LABELS
@@ -114,6 +115,11 @@ def request_with_media() -> UnderstandingRequest:
 @pytest.fixture(scope="module", params=[False, True], ids=["bf16", "nf4"])
 def runtime(request, tiny_files) -> OlaRuntime:
     return OlaRuntime.from_pretrained(tiny_files, device="cpu", quantize=request.param)
+
+
+def test_loads_every_weight_in_the_calling_thread(tiny_files, monkeypatch):
+    assert_every_weight_placed_in_the_calling_thread(
+        lambda: OlaRuntime.from_pretrained(tiny_files, device="cpu", quantize=False).model, monkeypatch)
 
 
 def test_quantisation_touches_only_the_llm_linears(runtime):

@@ -1,14 +1,13 @@
 """The Qwen2.5-Omni voter on a tiny random thinker (tokenizer trained offline with `tokenizers`), loaded through
 QwenOmniVoter.from_pretrained in bf16 and in 4-bit NF4, on text, audio and video."""
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from safetensors.torch import load_file, save_file
-from support.placements import PlacementsSeen
+from support.placements import assert_every_weight_placed_in_the_calling_thread
 
 from e3rg_core.contracts import AudioClip, UnderstandingRequest, Utterance, VideoClip
 from e3rg_core.emotions import FINE_LABELS
@@ -16,7 +15,6 @@ from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
 from e3rg_core.hub_rehearsal import tiny
 from e3rg_core.understanding.prompts import parse_emotion
 from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, VOTE_FRAMES, QwenOmniVoter
-from e3rg_core.weight_loading import SYNCHRONOUS_LOAD_VARIABLE
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -172,9 +170,5 @@ def test_a_large_frame_is_bounded_like_a_qwen_video_frame(voter, monkeypatch):
 
 
 def test_loads_every_weight_in_the_calling_thread(tiny_dir, monkeypatch):
-    """ZeroGPU's CUDA emulation sees only placements made in the thread that loads (weight_loading)."""
-    monkeypatch.delenv(SYNCHRONOUS_LOAD_VARIABLE, raising=False)
-    with PlacementsSeen() as mode:
-        voter = QwenOmniVoter.from_pretrained(tiny_dir, device="cpu", quantize=False)
-    assert mode.placements >= len(voter.model.state_dict())
-    assert SYNCHRONOUS_LOAD_VARIABLE not in os.environ
+    assert_every_weight_placed_in_the_calling_thread(
+        lambda: QwenOmniVoter.from_pretrained(tiny_dir, device="cpu", quantize=False).model, monkeypatch)
