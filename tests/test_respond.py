@@ -103,13 +103,3 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert code == 2, name
         assert message in err and err.count("\n") == 1 and "Traceback" not in err, (name, err)
-
-
-def test_avatar_without_a_face_is_refused(tmp_path):
-    from e3rg_core.errors import NoFaceError
-    from e3rg_core.memory.avatars import AvatarStore
-    plain = tmp_path / "wall.png"
-    from PIL import Image
-    Image.fromarray(np.tile(np.linspace(0, 255, 256, dtype=np.uint8), (256, 1))).convert("RGB").save(plain)
-    with pytest.raises(NoFaceError, match="no face"):
-        AvatarStore(tmp_path).create("wall", plain, EXAMPLES / "turn_audio.wav")

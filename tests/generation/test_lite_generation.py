@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.pitch import semitones
 
 from e3rg_core.emotions import COARSE_LABELS
 from e3rg_core.contracts import AudioClip, GenerationSettings, Speech
@@ -20,10 +21,6 @@ from e3rg_core.generation.lite_speech import (REFERENCE_F0_FEATURE, SPEAKING_STY
 from e3rg_core.generation.lite_video import FPS, LOOKS, LiteTalkingPortrait, portrait_layout
 
 REPLY = "I am so sorry to hear that. It must have been really hard for you, and I am here if you want to talk."
-
-
-def semitones(a: float, b: float) -> float:
-    return 12 * np.log2(a / b)
 
 
 def pitch_of(speech: Speech) -> float:
@@ -421,27 +418,7 @@ def test_avatar_in_three_emotions_screenshot(listener_portrait):
         assert on_face > 1.0 and on_face > 4 * in_corner
 
 
-# ---- built-in avatars and examples --------------------------------------------------------------------------
-
-def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
-    import re
-    from e3rg_core.faces import largest_face
-    store = AvatarStore()
-    readme = (Path(__file__).resolve().parents[2] / "assets" / "README.md").read_text()
-    pitches = {}
-    for name in store.names():
-        avatar = store.get(name)
-        largest_face(avatar.portrait())
-        pitches[name] = median_f0(avatar.reference_voice(24_000))
-        assert "public domain" in avatar.source.lower() or "cc0" in avatar.source.lower()
-        assert re.search(rf"`avatars/{name}/portrait\.jpg`.*\|.*\|", readme), name
-        assert re.search(rf"`avatars/{name}/voice\.wav`.*\|.*\|", readme), name
-    print(f"\nreference pitches: {pitches}")
-    assert len(pitches) >= 2
-    ordered = sorted(pitches.values())
-    assert all(semitones(high, low) > 2.0 for low, high in zip(ordered, ordered[1:]))
-    assert store.get("ava").profile.gender == "female" and 165 < pitches["ava"] < 255
-
+# ---- examples -----------------------------------------------------------------------------------------------
 
 def test_example_videos_show_a_speaker_who_is_not_the_listener_and_their_emotions(listener_portrait):
     import cv2
