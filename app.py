@@ -67,8 +67,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     talk.dialogue_file.upload(views.load_dialogue, talk.dialogue_file, talk.history, api_name="load_dialogue",
                               api_visibility="undocumented").then(views.edit_dialogue, talk.history,
                                                                   [dialogue, talk.chat], api_visibility="private")
-    latest.compare.click(views.compare, last_turn, [latest.emotional, latest.neutral, latest.compare_note],
+    latest.compare.click(views.compare, last_turn, [getattr(latest, name) for name in views.CompareView._fields],
                          api_name="compare", api_visibility="undocumented")
+    latest.caption.click(views.caption, last_turn, latest.captioned, api_name="caption",
+                         api_visibility="undocumented")
     mine.add.click(views.add_avatar, [mine.name, mine.portrait, mine.voice, *mine.profile, session_avatars,
                                       session_dir], [turn.avatar, session_avatars, session_dir], api_name="add_avatar")
     turn.avatar.change(views.show_avatar, [turn.avatar, session_avatars], preview, api_name="show_avatar",

@@ -93,14 +93,21 @@ def latest_reply() -> SimpleNamespace:
                             elem_id="player-video")
     player_audio = gr.Audio(label="Spoken reply", type="filepath", interactive=False, elem_id="player-audio")
     self_check = gr.Markdown(elem_id="self-check")
+    with gr.Accordion("Share: the video with its captions burned in", open=False):
+        caption = gr.Button("Make a captioned mp4", size="sm", elem_id="caption-button")
+        captioned = gr.File(label="Captioned video", interactive=False, elem_id="captioned-video")
     with gr.Accordion("Compare: the same reply without emotion", open=False):
         compare = gr.Button("Render it neutral beside the emotional one", size="sm", elem_id="compare-button")
         with gr.Row():
             emotional = gr.Video(label="Emotional", interactive=False, elem_id="compare-emotional")
             neutral = gr.Video(label="Neutral", interactive=False, elem_id="compare-neutral")
+        # Shown when the full tier rendered the reply: the same emotional reply on the lite engines.
+        emotional_lite = gr.Video(label="Emotional, lite engines", interactive=False, visible=False,
+                                  elem_id="compare-emotional-lite")
         compare_note = gr.Markdown(elem_id="compare-note")
     return SimpleNamespace(player_video=player_video, player_audio=player_audio, self_check=self_check,
-                           compare=compare, emotional=emotional, neutral=neutral, compare_note=compare_note)
+                           caption=caption, captioned=captioned, compare=compare, emotional=emotional, neutral=neutral,
+                           emotional_lite=emotional_lite, compare_note=compare_note)
 
 
 def detail_tabs(votes_headers: list[str]) -> SimpleNamespace:

@@ -368,15 +368,23 @@ class TurnRunner:
         reply.write_json(workdir)
         return reply
 
-    def rerender(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings, workdir: Path) -> Reply:
-        """A given reply spoken and animated for a given fine emotion on the lite engines (the compare view)."""
+    def rerender(self, text: str, emotion: str, avatar: Avatar, settings: GenerationSettings, workdir: Path,
+                 lite_only: bool = False) -> Reply:
+        """A given reply spoken and animated for a given fine emotion (the compare view): on the engines a turn with
+        these settings speaks and animates on (the tier's GPU call for the stages it runs there, the lite engines
+        for the rest and for whatever the call does not finish), or on the lite engines alone."""
         workdir.mkdir(parents=True, exist_ok=True)
         chosen = EmotionResult(emotion, coarse_of(emotion), (), "chosen to compare")
         job = TurnJob(None, avatar, avatar.portrait(), settings, workdir, emotion=chosen, text=text)
         reply = Reply(emotion=chosen, expression=job.expression.name, text=text, avatar=avatar.name,
                       finished=[Stage.UNDERSTAND, Stage.WRITE])
-        for stage in (Stage.SPEAK, Stage.ANIMATE):
-            job = _drain(self._run_here(stage, job, reply))
+        rendering = (Stage.SPEAK, Stage.ANIMATE)
+        on_gpu = () if lite_only else tuple(stage for stage in self._gpu_stages(settings) if stage in rendering)
+        if on_gpu:
+            job = _drain(self._run_on_gpu(on_gpu, job, reply))
+        for stage in rendering:
+            if stage not in reply.finished:
+                job = _drain(self._run_here(stage, job, reply))
         return reply
 
     # -- check and prepare -----------------------------------------------------------------------------------

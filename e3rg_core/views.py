@@ -28,6 +28,7 @@ from .errors import DialogueFormatError, InputError
 from .memory.avatars import DEFAULT_AVATAR, Avatar, AvatarStore
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .settings import REQUEST_FILES_TTL_SECONDS
+from .subtitles import burn_captions, read_vtt
 
 REQUEST_ROOT = Path(tempfile.gettempdir()) / "e3rg-requests"
 HISTORY_HEADERS = ["role", "utterance"]
@@ -108,6 +109,11 @@ def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:
 
 def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(votes_chart(table.values.tolist()), columns=["emotion", "weight"])
+
+
+def warnings_markdown(notices) -> str:
+    """Notices as the page's warning lines, each its own quoted paragraph."""
+    return "".join(f"\n\n> ⚠️ {notice}" for notice in notices)
 
 
 def engine_line(reply: Reply, *stages: str) -> str:
@@ -197,7 +203,7 @@ def engines_note(serving: TurnRunner | None) -> str:
     if serving is None:
         return ("Engines: **lite** (CPU, offline models shipped in Python packages). Each tab names the engine that "
                 "made its output.")
-    tier, warnings = serving.tier, "".join(f"\n\n> ⚠️ {notice}" for notice in serving.tier.notices)
+    tier, warnings = serving.tier, warnings_markdown(serving.tier.notices)
     if tier.name != "full":
         return "Engines: **lite** (CPU, offline models shipped in Python packages)." + warnings
     engines = tier.engines
@@ -270,7 +276,7 @@ def headline(reply: Reply) -> str:
             + (f" The listener answers with a **{reply.expression}** voice and face." if reply.expression else "")
             + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
                if reply.heard_text else "")
-            + "".join(f"\n\n> ⚠️ {notice}" for notice in reply.notices))
+            + warnings_markdown(reply.notices))
 
 
 def chat_messages(history: tuple[Utterance, ...]) -> list[dict[str, str]]:
@@ -368,17 +374,80 @@ def respond(history_json: str, text: str, audio: str | None, video: str | None, 
             str(write_bundle(reply, workdir)))
 
 
-def compare(last_turn: LastTurn | None):
-    """The latest reply again with a neutral voice and face, beside the emotional one."""
+class CompareView(NamedTuple):
+    """What the compare view shows, one field per component (page.latest_reply names them, app.py lists them)."""
+    emotional: Any
+    neutral: Any
+    emotional_lite: Any
+    compare_note: Any
+
+
+def rendering_engines(reply: Reply) -> tuple[str, str]:
+    return reply.engines[Stage.SPEAK.value], reply.engines[Stage.ANIMATE.value]
+
+
+def rendered_by(reply: Reply) -> str:
+    speech, video = rendering_engines(reply)
+    return f"spoken by *{speech}* and animated by *{video}*"
+
+
+def compare_renders(serving: TurnRunner, last_turn: LastTurn, workdir: Path) -> tuple[Reply, Reply | None]:
+    """The latest reply rendered neutral on the engines a turn with its settings renders on and, when the lite
+    engines did not render it (the full tier served it), rendered again on the lite engines, emotion unchanged."""
+    reply, settings = last_turn.reply, last_turn.settings
+    avatar = last_turn.avatar if isinstance(last_turn.avatar, Avatar) else serving.avatars.get(last_turn.avatar)
+    neutral = serving.rerender(reply.text, "neutral", avatar, settings, workdir / "neutral")
+    lite = serving.lite.engines
+    if rendering_engines(reply) == (lite.speech.name, lite.video.name):
+        return neutral, None
+    return neutral, serving.rerender(reply.text, reply.emotion.fine, avatar, settings, workdir / "lite",
+                                     lite_only=True)
+
+
+def compare_note(emotional: Reply, neutral: Reply, emotional_lite: Reply | None) -> str:
+    """What the compared videos differ in, each named with the engines that rendered it: a pair that differs in
+    its engines too shows more than the emotion's part."""
+    emotion = emotional.emotion
+    faces = (f"**Emotional** (left) answers *{emotion.fine}* ({emotion.coarse}) with a *{emotional.expression}* "
+             f"voice and face, **neutral** (right) with a *{neutral.expression}* one")
+    if rendering_engines(neutral) == rendering_engines(emotional):
+        note = (f"The same words, avatar and engines ({rendered_by(emotional)}): {faces}, so the two differ only in "
+                f"the emotion.")
+    else:
+        note = (f"The same words and avatar: {faces}. Different engines made them (emotional: "
+                f"{rendered_by(emotional)}; neutral: {rendered_by(neutral)}), so they differ in more than the "
+                f"emotion.")
+    note += warnings_markdown(neutral.notices)
+    if emotional_lite is not None:
+        note += (f"\n\n**Emotional, lite engines** (below): the emotional reply {rendered_by(emotional_lite)}; "
+                 f"beside the emotional one above it differs only in the engines (the lite tier against the full).")
+    return note
+
+
+def compare(last_turn: LastTurn | None) -> CompareView:
+    """The latest reply again with a neutral voice and face beside the emotional one; when the full tier made it,
+    also on the lite engines."""
     if last_turn is None:
         gr.Warning("Send a turn first; then its reply can be rendered without emotion.")
-        return gr.skip(), gr.skip(), gr.skip()
-    reply = last_turn.reply
-    avatar = last_turn.avatar if isinstance(last_turn.avatar, Avatar) else AVATARS.get(last_turn.avatar)
-    neutral = runner().rerender(reply.text, "neutral", avatar, last_turn.settings, new_request_dir())
-    return (str(reply.mp4_path), str(neutral.mp4_path),
-            f"The same words and avatar: **{reply.emotion.fine}** ({reply.emotion.coarse}) on the left, **neutral** "
-            f"on the right, both by {neutral.engines['speech']} and {neutral.engines['video']}.")
+        return CompareView(*(gr.skip() for _ in CompareView._fields))
+    neutral, emotional_lite = compare_renders(runner(), last_turn, new_request_dir())
+    return CompareView(emotional=str(last_turn.reply.mp4_path), neutral=str(neutral.mp4_path),
+                       emotional_lite=gr.Video(str(emotional_lite.mp4_path) if emotional_lite else None,
+                                               visible=emotional_lite is not None),
+                       compare_note=compare_note(last_turn.reply, neutral, emotional_lite))
+
+
+def captioned_video(reply: Reply, workdir: Path) -> Path:
+    """The reply's video with its WebVTT captions burned in, to share where players show no subtitle files."""
+    return burn_captions(reply.mp4_path, read_vtt(reply.subtitles[0]), reply.wav_path,
+                         workdir / "e3rg_reply_captioned.mp4")
+
+
+def caption(last_turn: LastTurn | None):
+    if last_turn is None:
+        gr.Warning("Send a turn first; then its video can be captioned.")
+        return gr.skip()
+    return str(captioned_video(last_turn.reply, new_request_dir()))
 
 
 def load_dialogue(file):
