@@ -241,7 +241,29 @@ def test_the_mcp_server_offers_the_respond_tool(server):
     properties = respond["inputSchema"]["properties"]
     assert {"history_json", "text", "audio", "video", "avatar", "expression"} <= properties.keys()
     assert "dialogue so far" in properties["history_json"]["description"]
-    assert not {"respond_stream", "respond_stream_text", "compare"} & tools.keys()     # the page's own events
+    assert not {"respond_stream", "respond_stream_text", "compare", "caption"} & tools.keys()   # the page's own
+
+
+def test_compare_and_the_captioned_video_of_the_sessions_latest_reply(server):
+    from gradio_client import Client
+    from e3rg_core.generation.lite_video import LiteTalkingPortrait
+    from e3rg_core.media import read_frames
+    session = Client(server, verbose=False)
+    session.predict("My grandmother died last week.", None, None, "ava", 0, "listener", 1.0, 1.0, 25, 3.0, 6.0, 0, True,
+                    api_name="/respond_stream")
+    emotional, neutral, emotional_lite, note = session.predict(api_name="/compare")
+    # The lite tier rendered the reply, so the pair differs only in the emotion, and there is no tier pair.
+    assert Path(neutral).read_bytes() != Path(emotional).read_bytes()
+    assert note.count(LiteTalkingPortrait.name) == 1 and "differ only in the emotion" in note
+    assert emotional_lite["visible"] is False and emotional_lite["value"] is None
+    captioned = session.predict(api_name="/caption")
+    meta = next(imageio_ffmpeg.read_frames(captioned))
+    (_, reply_frames), (_, captioned_frames) = read_frames(emotional), read_frames(captioned)
+    reply_frames, captioned_frames = np.stack(list(reply_frames)), np.stack(list(captioned_frames))
+    assert captioned_frames.shape == reply_frames.shape and meta["audio_codec"]
+    change = np.abs(captioned_frames.astype(np.float32) - reply_frames).mean(axis=(0, 3))    # per pixel
+    bottom = int(0.8 * change.shape[0])
+    assert change[bottom:].mean() > 5 * change[:bottom].mean()      # the words are at the bottom of the frames
 
 
 def _browser(playwright):
@@ -250,13 +272,25 @@ def _browser(playwright):
         "--disable-component-update", "--disable-sync"])
 
 
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+# Counts the loads of the player's video (a player that restarts its video loads it again).
+COUNT_PLAYER_LOADS = """() => { window.playerLoads = 0; document.addEventListener("loadstart", (event) => {
+    if (event.target.closest && event.target.closest("#player-video")) window.playerLoads += 1; }, true); }"""
+# The player's caption track, once loaded: its kind, source and cues' text.
+PLAYER_CAPTIONS = """async (video) => {
+    const track = video.querySelector("track");
+    if (!track) return null;
+    if (track.readyState !== 2) await new Promise((done) => track.addEventListener("load", done, {once: true}));
+    return {kind: track.kind, src: track.src, cues: Array.from(track.track.cues, (cue) => cue.text)};
+}"""
+
+
 @pytest.mark.browser
 def test_browser_conversation_enter_sends_self_check_and_compare(server, tmp_path):
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
     from playwright.sync_api import sync_playwright
-    shots = Path(__file__).resolve().parent / "screenshots"
-    shots.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = _browser(p)
         page = browser.new_page(viewport={"width": 1400, "height": 1100})
@@ -267,28 +301,96 @@ def test_browser_conversation_enter_sends_self_check_and_compare(server, tmp_pat
         page.get_by_text("Give your latest turn as text, audio or video.").first.wait_for(timeout=30_000)
         assert page.locator(".error").count() == 0
         # Enter sends; the box empties; the chat shows the turn and the reply; the video plays beside it.
+        page.evaluate(COUNT_PLAYER_LOADS)
         box = page.locator("#turn-text textarea")
         box.fill("My best friend forgot my birthday again this year.")
         box.press("Enter")
         page.locator("#self-check").get_by_text("voice reads").wait_for(timeout=240_000)
         assert box.input_value() == ""
-        chat = page.locator("#chat")
-        assert "forgot my birthday" in chat.inner_text()
-        assert page.locator("#chat .message").count() >= 2 or len(chat.inner_text().splitlines()) >= 2
-        assert page.locator("#player-video video").get_attribute("src")
+        page.get_by_role("tab", name="Text").click()
+        reply = page.locator("#reply-text textarea").input_value()
+        chat = " ".join(page.locator("#chat").inner_text().split())
+        assert "forgot my birthday" in chat and " ".join(reply.split()) in chat
+        player = page.locator("#player-video video")
+        assert player.get_attribute("src")
+        # The captions reach the player: a caption track of the reply's WebVTT, whose cues carry the reply's words.
+        captions = player.evaluate(PLAYER_CAPTIONS)
+        assert captions["kind"] == "captions" and captions["src"].endswith(".vtt")
+        assert " ".join(" ".join(captions["cues"]).split()) == " ".join(reply.split())
+        # The updates after the video (the self-check's) leave the playing video alone.
+        page.wait_for_timeout(1000)
+        assert page.evaluate("window.playerLoads") == 1
         line = page.locator("#self-check").inner_text()
         assert "chosen:" in line and "face reads:" in line
-        page.screenshot(path=str(shots / "chat_view.png"), full_page=True)
+        page.locator("#self-check").screenshot(path=str(SCREENSHOTS / "self_check.png"))
+        page.get_by_role("tab", name="Emotion & votes").click()
+        page.screenshot(path=str(SCREENSHOTS / "chat_view.png"), full_page=True)
         # The votes tab: weights and top-3 per voter; the chart's axis is the vote weight.
         headers = page.locator("#votes thead").inner_text().lower()
         assert "weight" in headers and "top 3" in headers
         assert "weight" in page.locator("#votes-plot").inner_text().lower()
-        # Compare: the same reply neutral beside the emotional one.
+        # Compare: the same reply neutral beside the emotional one, on the same (lite) engines; no tier pair here.
         page.get_by_text("Compare: the same reply without emotion").click()
         page.locator("#compare-button").click()
         page.locator("#compare-neutral video").wait_for(timeout=120_000)
         assert page.locator("#compare-emotional video").get_attribute("src")
-        assert "neutral" in page.locator("#compare-note").inner_text()
+        note = page.locator("#compare-note").inner_text()
+        assert "neutral" in note and "differ only in the emotion" in note
+        assert page.locator("#compare-emotional-lite video").count() == 0
         page.locator("#compare-neutral").scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / "compare_view.png"), full_page=True)
+        page.screenshot(path=str(SCREENSHOTS / "compare_view.png"), full_page=True)
         browser.close()
+
+
+# Turns the lite vote reads as three different coarse classes (checked on the lite runner), in one conversation.
+THREE_EMOTIONS = {"happy": "I finally got accepted into the nursing program!",
+                  "sad": "My grandmother died last week.",
+                  "angry": "Someone stole my bike again, I'm so angry."}
+# Pauses the player at a fraction of its video, captions off (their words would differ whatever the face does).
+PAUSE_AT = """async (video, fraction) => {
+    video.pause();
+    for (const track of video.textTracks) track.mode = "disabled";
+    if (video.readyState < 2) await new Promise((done) => video.addEventListener("loadeddata", done, {once: true}));
+    const seeked = new Promise((done) => video.addEventListener("seeked", done, {once: true}));
+    video.currentTime = video.duration * fraction;
+    await seeked;
+}"""
+
+
+@pytest.mark.browser
+def test_browser_avatar_in_three_emotions(server):
+    """The avatar mirroring three emotions, as the page's player shows it: the three faces differ more than two
+    moments of one reply do, and the page names each emotion."""
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
+    import io
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+    SCREENSHOTS.mkdir(exist_ok=True)
+    stills = {}
+    with sync_playwright() as p:
+        browser = _browser(p)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(server, wait_until="domcontentloaded")
+        page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
+        page.get_by_role("radio", name="mirror").check()
+        box = page.locator("#turn-text textarea")
+        for coarse, text in THREE_EMOTIONS.items():
+            box.fill(text)
+            box.press("Enter")
+            page.locator("#self-check").get_by_text(f"expressed as: {coarse}").wait_for(timeout=120_000)
+            assert f"coarse class: {coarse}" in page.locator("#emotion-headline").inner_text()
+            player = page.locator("#player-video video")
+            for fraction in (0.4, 0.6):
+                player.evaluate(PAUSE_AT, fraction)
+                stills[coarse, fraction] = np.asarray(Image.open(io.BytesIO(player.screenshot())).convert("RGB"))
+        browser.close()
+    Image.fromarray(np.concatenate([stills[coarse, 0.4] for coarse in THREE_EMOTIONS], axis=1)).save(
+        SCREENSHOTS / "browser_avatar_three_emotions.png")
+
+    def difference(a, b) -> float:
+        return float(np.abs(stills[a].astype(np.float32) - stills[b].astype(np.float32)).mean())
+    within = max(difference((coarse, 0.4), (coarse, 0.6)) for coarse in THREE_EMOTIONS)
+    between = [difference((a, 0.4), (b, 0.4)) for a, b in (("happy", "sad"), ("happy", "angry"), ("sad", "angry"))]
+    print(f"\nwithin one reply {within:.2f}; between emotions {', '.join(f'{d:.2f}' for d in between)}")
+    assert min(between) > 1.5 * within

@@ -1,12 +1,19 @@
-"""The page's engines line: which engines serve each stage, and which full engine is missing and why."""
-from e3rg_core.contracts import EngineSet
+"""What the page shows of a turn: the engines line (which engines serve each stage, which full engine is missing and
+why), the headline, and the compare view's renders and note, each video named with its own engines."""
+import pytest
+
+from e3rg_core.contracts import EmotionResult, EngineSet, GenerationSettings
+from e3rg_core.emotions import coarse_of
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
 from e3rg_core.memory.avatars import AvatarStore
-from e3rg_core.runner import Tier, TurnRunner
+from e3rg_core.runner import Reply, ResponseRequest, Stage, Tier, TurnRunner
+from e3rg_core.tiers.lite import example_pool
+from e3rg_core.tiers.zerogpu import TierCosts, ZeroGpuCall
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
-from e3rg_core.views import engines_note
+from e3rg_core.understanding.word_emotion import WordEmotionVoter
+from e3rg_core.views import LastTurn, compare_note, compare_renders, engines_note, headline, rendering_engines
 
 
 def serving(tier_name: str, notices: tuple[str, ...]) -> TurnRunner:
@@ -32,3 +39,84 @@ def test_a_full_tier_that_could_not_load_says_why_the_lite_tier_answers():
     why = "The GPU engines are not available (every engine: no CUDA device is available); the lite engines answered."
     note = engines_note(serving("lite", (why,)))
     assert note.startswith("Engines: **lite**") and why in note
+
+
+def test_the_headline_says_how_a_fine_feeling_is_counted_when_its_class_has_another_name():
+    votes = ()
+    anxious = headline(Reply(emotion=EmotionResult("anxious", coarse_of("anxious"), votes, "the largest total")))
+    assert "## anxious" in anxious and "*anxious* is counted as *sad*" in anxious
+    sad = headline(Reply(emotion=EmotionResult("sad", "sad", votes, "the largest total")))
+    assert "E3RG's coarse class: **sad**." in sad and "counted as" not in sad
+
+
+class GpuStandInSpeech(LiteSpeechEngine):
+    """The lite voice under a name of its own, standing in for the full tier's voice inside the GPU call: each
+    render's recorded engine then tells which tier's engines made it."""
+    name = "GPU stand-in: hibari-tts"
+
+
+class GpuStandInVideo(LiteTalkingPortrait):
+    name = "GPU stand-in: portrait rig"
+
+
+@pytest.fixture(scope="module")
+def full_tier_runner(one_torch_thread) -> TurnRunner:
+    """A full tier's shape on small engines: every stage in one @spaces.GPU call (off ZeroGPU it runs in this
+    process), with the lite tier behind it."""
+    lite = Tier("lite", EngineSet(voters=[WordEmotionVoter.from_pretrained(), VoiceProsodyVoter()],
+                                  writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))
+    # The lite voters vote on the CPU before the call, which counts their votes: the call brings no voter here.
+    on_gpu = EngineSet(voters=[], writer=TemplateReplyWriter(), speech=GpuStandInSpeech(), video=GpuStandInVideo())
+    # Ample seconds for understanding and speech, so that the video is never handed over for lack of time.
+    costs = TierCosts(understanding=lambda query: 30.0, speech=lambda seconds: 30.0,
+                      video=lambda seconds, settings: 1.0)
+    full = Tier("full", on_gpu, tuple(Stage), ZeroGpuCall(on_gpu, costs, "cpu"))
+    return TurnRunner(full, AvatarStore(), example_pool(), None, lite)
+
+
+def test_compare_on_the_full_tier_pairs_the_emotion_on_its_engines_and_the_tier_on_the_lite_ones(full_tier_runner,
+                                                                                                  tmp_path):
+    settings = GenerationSettings(seed=0, expression_mode="mirror")
+    *_, reply = full_tier_runner.respond(ResponseRequest(text="My grandmother died last week.", settings=settings),
+                                         tmp_path / "turn")
+    assert rendering_engines(reply) == (GpuStandInSpeech.name, GpuStandInVideo.name)
+    neutral, emotional_lite = compare_renders(full_tier_runner, LastTurn(reply, "ava", settings), tmp_path / "compare")
+    # The neutral render went through the GPU call as the turn did; the lite one differs from it in engines only.
+    assert rendering_engines(neutral) == rendering_engines(reply) and not neutral.notices
+    assert neutral.emotion.fine == "neutral" and neutral.expression != reply.expression
+    assert rendering_engines(emotional_lite) == (LiteSpeechEngine.name, LiteTalkingPortrait.name)
+    assert (emotional_lite.emotion.fine, emotional_lite.expression) == (reply.emotion.fine, reply.expression)
+    assert neutral.mp4_path.read_bytes() != reply.mp4_path.read_bytes()
+    # (the stand-ins are the lite engines renamed, so the lite render is the turn's picture, in a file of its own)
+    assert len({reply.mp4_path.parent, neutral.mp4_path.parent, emotional_lite.mp4_path.parent}) == 3
+    note = compare_note(reply, neutral, emotional_lite)
+    assert note.count(GpuStandInVideo.name) == 1 and note.count(LiteTalkingPortrait.name) == 1
+    assert "differ only in the emotion" in note and "differs only in the engines" in note
+    assert f"*{reply.emotion.fine}*" in note and f"*{neutral.expression}*" in note
+
+
+def test_compare_on_the_lite_tier_renders_no_tier_pair(tmp_path):
+    lite = Tier("lite", EngineSet(voters=[VoiceProsodyVoter()], writer=TemplateReplyWriter(),
+                                  speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))
+    runner = TurnRunner(lite, AvatarStore(), example_pool(), None)
+    settings = GenerationSettings(seed=0)
+    *_, reply = runner.respond(ResponseRequest(text="I passed my exam!", settings=settings), tmp_path / "turn")
+    neutral, emotional_lite = compare_renders(runner, LastTurn(reply, "ava", settings), tmp_path / "compare")
+    assert emotional_lite is None and rendering_engines(neutral) == rendering_engines(reply)
+    assert "lite engines** (below)" not in compare_note(reply, neutral, None)
+
+
+def test_a_neutral_render_on_other_engines_is_named_as_such():
+    """A neutral render the GPU could not finish comes from the lite engines: the note names both pairs of engines
+    and why, and does not claim the two differ only in the emotion."""
+    sad = EmotionResult("sad", "sad", (), "the largest total")
+    emotional = Reply(emotion=sad, expression="soft, sympathetic",
+                      engines={"speech": GpuStandInSpeech.name, "video": GpuStandInVideo.name})
+    why = "The GPU could not finish this turn (quota exceeded); the lite (CPU) engines made the speech and video."
+    neutral = Reply(emotion=EmotionResult("neutral", "neutral", (), "chosen to compare"), expression="friendly",
+                    engines={"speech": LiteSpeechEngine.name, "video": LiteTalkingPortrait.name}, notices=[why])
+    note = compare_note(emotional, neutral, None)
+    assert "differ in more than the emotion" in note and "only in the emotion" not in note
+    for engine in (GpuStandInSpeech.name, GpuStandInVideo.name, LiteSpeechEngine.name, LiteTalkingPortrait.name):
+        assert engine in note
+    assert why in note
