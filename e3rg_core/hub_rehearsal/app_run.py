@@ -96,6 +96,13 @@ class RunningApp:
             time.sleep(1)
         raise RehearsalError(f"app.py did not serve within {BOOT_TIMEOUT_SECONDS} s", log_tail(self.log))
 
+    def page_text(self) -> str:
+        """The page's Markdown as a visitor's browser receives it (the engines line, with any missing engine)."""
+        with urllib.request.urlopen(self.url + "config", timeout=30) as answer:
+            config = json.load(answer)
+        return "\n".join(str(component.get("props", {}).get("value") or "") for component in config["components"]
+                         if component.get("type") == "markdown")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -114,13 +121,14 @@ class RunningApp:
 
 @dataclass(frozen=True)
 class TurnResult:
-    """What /respond returned for the turn, and the seconds the client waited for it."""
+    """What /respond returned for the turn, the seconds the client waited for it, and the page's text."""
     emotion_json: dict
     text: str
     wav: Path
     mp4: Path
     bundle: Path
     seconds: float
+    page: str = ""
 
     def voters(self) -> list[str]:
         return [vote["voter"] for vote in self.emotion_json["emotion"]["votes"]]
@@ -148,4 +156,5 @@ def send_turn(app: RunningApp, downloads: Path) -> TurnResult:
         mp4 = mp4["video"]
     if isinstance(emotion_json, str):
         emotion_json = json.loads(emotion_json)
-    return TurnResult(emotion_json, text, Path(wav), Path(mp4), Path(bundle), time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return TurnResult(emotion_json, text, Path(wav), Path(mp4), Path(bundle), seconds, app.page_text())

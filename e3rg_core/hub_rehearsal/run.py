@@ -195,6 +195,8 @@ def full_turn(root: Path, expected: Serving) -> tuple[dict, list[str]]:
     notices = turn.emotion_json.get("notices", [])
     if fallbacks(notices):
         problems.append(f"a stage fell back to the lite engines: {fallbacks(notices)}")
+    if "Engines: **full**" not in turn.page or "is not available" in turn.page:
+        problems.append(f"the page does not say that every full engine serves: {turn.page!r}")
     engines = turn.emotion_json.get("engines", {})
     summary = {"voters": turn.voters(), "writer": engines.get("text"), "speech": engines.get("speech"),
                "video": engines.get("video"), **timings(turn, boot_seconds), "notices": notices}
@@ -212,6 +214,8 @@ def degraded_turn(root: Path, expected: Serving) -> tuple[dict, list[str]]:
     notice = missing_engine_notice(notices, engine, REMOVED_REPO)
     if notice is None:
         problems.append(f"no one notice says that {engine} is missing for want of {REMOVED_REPO}: {notices}")
+    elif notice not in turn.page:
+        problems.append(f"the page does not say that {engine} is missing and why: {turn.page!r}")
     others = [other for other in fallbacks(notices) if other != notice]
     if others:
         problems.append(f"more than the {engine} stage fell back to the lite engines: {others}")
