@@ -13,12 +13,12 @@ from e3rg_core.emotions import COARSE_LABELS
 from e3rg_core.contracts import AudioClip, GenerationSettings, Speech
 from e3rg_core.errors import MissingInputError, NoFaceError
 from e3rg_core.settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS, MIN_AUDIO_RMS
-from e3rg_core.media import decode_audio, render_video, write_wav
-from e3rg_core.memory.avatars import AvatarStore
+from e3rg_core.media import decode_audio, read_frames, render_video, write_wav
+from e3rg_core.memory.avatars import DEFAULT_AVATAR, AvatarStore
 
 from e3rg_core.generation.lite_speech import (REFERENCE_F0_FEATURE, SPEAKING_STYLES, LiteSpeechEngine,
                                               median_f0, speakable_text)
-from e3rg_core.generation.lite_video import FPS, LOOKS, LiteTalkingPortrait, portrait_layout
+from e3rg_core.generation.lite_video import FPS, LOOKS, LiteTalkingPortrait, framed_portrait, portrait_layout
 
 REPLY = "I am so sorry to hear that. It must have been really hard for you, and I am here if you want to talk."
 
@@ -368,6 +368,38 @@ def test_face_voter_reads_the_rendered_expression(engine, neutral_speech):
     for emotion, label in (("happy", "happy"), ("sad", "sad"), ("surprised", "surprise")):
         assert readings[emotion][label] > readings["neutral"][label] + 0.05, emotion
     assert max(readings["neutral"], key=readings["neutral"].get) == "neutral"
+
+
+@pytest.mark.xfail(strict=True, reason="ava's portrait reads happy to the FER2013 face voter (0.98 on the still, about "
+                                      "half happy and half surprise while it speaks): her closed grin still reads as a "
+                                      "smile, so the compare view's neutral face does too")
+def test_the_default_listener_reads_neutral_when_it_speaks_neutrally(neutral_speech):
+    """The default listener's calm face is the compare view's neutral one: the face voter must read it as neutral,
+    as it reads grace's."""
+    portrait = AvatarStore().get(DEFAULT_AVATAR).portrait()
+    reading = face_reading(np.stack(list(LiteTalkingPortrait().animate(
+        portrait, neutral_speech, "neutral", GenerationSettings(seed=2)).frames)))
+    print(f"\n{DEFAULT_AVATAR}, neutral: {reading}")
+    assert max(reading, key=reading.get) == "neutral"
+
+
+@pytest.mark.parametrize("name", ["ava", "grace"])
+def test_rendered_frames_are_sharper_than_the_portrait_lightly_blurred(name, neutral_speech, tmp_path):
+    """The rig's warps and the encoder soften the portrait's framed square by less than a Gaussian blur of 0.7 px
+    would (sharpness: the variance of the Laplacian, on every frame of the encoded video)."""
+    import cv2
+
+    def sharpness(image: np.ndarray) -> float:
+        return float(cv2.Laplacian(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), cv2.CV_64F).var())
+    portrait = AvatarStore().get(name).portrait()
+    still = framed_portrait(portrait, portrait_layout(portrait))
+    floor = sharpness(cv2.GaussianBlur(still, (0, 0), 0.7))
+    video = render_video(LiteTalkingPortrait(), portrait, neutral_speech, "neutral", GenerationSettings(seed=0),
+                         tmp_path / "reply.mp4")
+    _, frames = read_frames(video.path)
+    softest = min(sharpness(frame) for frame in frames)
+    print(f"\n{name}: portrait {sharpness(still):.0f}, blurred 0.7 px {floor:.0f}, softest frame {softest:.0f}")
+    assert softest > floor
 
 
 def test_open_mouth_shows_upper_teeth_above_a_dark_mouth(neutral_speech, listener_portrait):
