@@ -30,10 +30,19 @@ from ..settings import MAX_GPU_SECONDS, MAX_REPLY_TOKENS, MAX_SPEECH_SECONDS, MI
 
 log = logging.getLogger(__name__)
 
-WORKER_START_SECONDS = 15.0     # estimated: a fresh ZeroGPU worker's fork, CUDA init and ~23 GB of packed weights
-WORDS_PER_TOKEN = 0.75          # English through a BPE tokenizer
-SPOKEN_WORDS_PER_SECOND = 2.5   # a conversational pace at speech_speed 1.0
-ESTIMATE_MARGIN = 1.5           # on the unmeasured understanding and speech estimates (DICE-Talk's has its own)
+# What a turn's GPU call costs beyond its engines' own estimates (generation/*/cost.py, understanding/ola/cost.py).
+# Each is an estimate until measured on a GPU (issue 17, scripts/gpu_smoke.py):
+# - a fresh worker is forked, initialises CUDA and has the packed weights (~23 GB at NF4) moved onto the GPU on
+#   every cold start (spaces 0.51.3 zero/wrappers.py, ../shared/research/ola_zerogpu.md part B); 15 s is our
+#   guess at that move over PCIe (~25 GB/s nominal, well below it in practice) plus the fork;
+WORKER_START_SECONDS = 15.0
+# - OpenAI's rule of thumb for English through a BPE tokenizer: a token is about three quarters of a word;
+WORDS_PER_TOKEN = 0.75
+# - a slow conversational pace (150 words a minute): the lite voice speaks ED's human listener replies at 2.9
+#   words a second (docs/lite_replies.md: 12.8 words in 4.4 s), so this overestimates a reply's speech;
+SPOKEN_WORDS_PER_SECOND = 2.5
+# - our margin on the understanding and speech estimates, which no GPU has measured (DICE-Talk's has its own).
+ESTIMATE_MARGIN = 1.5
 # The titles of the errors spaces' scheduler raises for a call it will not admit for the duration asked
 # (spaces/zero/client.py, schedule): a shorter call may still be admitted. Any other failure is no refusal.
 DURATION_REFUSALS = frozenset({"ZeroGPU quota exceeded", "ZeroGPU illegal duration",
