@@ -96,7 +96,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
 
 demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.QUEUE_SIZE)
 # How the Space launches (the tests launch with the same): agents reach the respond tool over MCP.
-LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True}
+LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True, "css": page.CSS}
 
 if __name__ == "__main__":
     threading.Thread(target=views.runner, daemon=True).start()   # load the engines while the page comes up

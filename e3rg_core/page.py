@@ -16,6 +16,8 @@ from .settings import MAX_TEXT_CHARS, MAX_VIDEO_STEPS
 from .understanding.prompts import SHOT_CHOICES
 
 SEND_HINT = "**Enter** sends · **Shift+Enter** for a new line"
+# The votes table's headers wrap between words only (a narrow column breaks "confidence" mid-word by default).
+CSS = "#votes th, #votes th * { word-break: keep-all; overflow-wrap: normal; }"
 
 
 def conversation(headers: list[str]) -> SimpleNamespace:
@@ -115,7 +117,7 @@ def detail_tabs(votes_headers: list[str]) -> SimpleNamespace:
         with gr.Tab("Emotion & votes"):
             headline = gr.Markdown("_Give a turn and press Respond._", elem_id="emotion-headline")
             votes = gr.Dataframe(headers=votes_headers, interactive=False, label="Votes", wrap=True, elem_id="votes",
-                                 column_widths=["16%", "9%", "11%", "10%", "9%", "7%", "20%", "18%"])
+                                 column_widths=["18%", "15%", "16%", "10%", "23%", "18%"])
             votes_plot = gr.BarPlot(x="emotion", y="weight", label="Vote weight per emotion", height=220,
                                     y_lim=[0, None], sort="-y", elem_id="votes-plot")
             emotion_engine = gr.Markdown()

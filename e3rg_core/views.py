@@ -11,7 +11,6 @@ import tempfile
 import threading
 import time
 import zipfile
-from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
-from .contracts import GenerationSettings, Profile, Utterance
+from .contracts import GenerationSettings, Profile, Utterance, Vote
 from .dialogue import load_dialogue_so_far, parse_history
 from .emotions import EXPRESSION_MODES, FINE_LABELS, coarse_of
 from .errors import DialogueFormatError, InputError
@@ -29,6 +28,7 @@ from .memory.avatars import DEFAULT_AVATAR, Avatar, AvatarStore
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .settings import REQUEST_FILES_TTL_SECONDS
 from .subtitles import burn_captions, read_vtt
+from .understanding.voting import tally
 
 REQUEST_ROOT = Path(tempfile.gettempdir()) / "e3rg-requests"
 HISTORY_HEADERS = ["role", "utterance"]
@@ -86,25 +86,40 @@ def create_session_avatar(store: AvatarStore, session_root: Path, name: str, por
     return store.create(name.strip(), portrait, voice, profile, root=session_root, source="uploaded in this session")
 
 
-VOTES_HEADERS = ["voter", "modality", "label", "coarse", "confidence", "weight", "top 3", "evidence"]
+VOTES_HEADERS = ["voter", "label · coarse", "confidence", "weight", "top 3", "evidence"]
+
+
+def _top_cell(top) -> str:
+    return ", ".join(f"{label} {probability:.2f}" for label, probability in top)
+
+
+def _top_of_cell(cell: str) -> tuple[tuple[str, float], ...]:
+    """_top_cell read back (the chart is drawn from the table alone, see votes_chart)."""
+    pairs = (item.rsplit(" ", 1) for item in (cell or "").split(", ") if item)
+    return tuple((label, float(probability)) for label, probability in pairs)
 
 
 def votes_table(reply: Reply) -> list[list[Any]]:
-    """One row per vote: what the voter chose, how sure it was (a probability, 0-1, where it has one), its say in
-    the vote, and its three best labels."""
-    return [[v.voter, v.modality, v.label, coarse_of(v.label),
+    """One row per vote: the voter (and what it read), the label it chose and that label's coarse class, how sure
+    it was (a probability, 0-1, where it has one), its say in the vote, its three best labels, and what else it
+    said (its raw answer, where that is more than its top 3)."""
+    return [[f"{v.voter} ({v.modality})", f"{v.label} · {coarse_of(v.label)}",
              "" if v.confidence is None else round(float(v.confidence), 2), round(float(v.weight), 2),
-             ", ".join(f"{label} {probability:.2f}" for label, probability in v.top[:3]), v.raw]
+             _top_cell(v.top[:3]), "" if v.raw == _top_cell(v.top) else v.raw]
             for v in (reply.emotion.votes if reply.emotion else ())]
 
 
 def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:
-    """The vote weight each fine label got, summed from the rows of votes_table (the chart is a view of the table)."""
-    label, weight = VOTES_HEADERS.index("label"), VOTES_HEADERS.index("weight")
-    totals = Counter()
-    for row in table:
-        totals[row[label]] += float(row[weight] or 0)
-    return [{"emotion": name, "weight": round(totals[name], 2)} for name in FINE_LABELS if totals[name]]
+    """The weight each fine label got in the vote (voting.tally: each voter's weight spread over its top labels'
+    probabilities), read from the rows of votes_table: the chart is a view of the table, so that a replayed example,
+    which can carry the table but no plot, draws it too."""
+    columns = {name: VOTES_HEADERS.index(name) for name in ("label · coarse", "confidence", "weight", "top 3")}
+    votes = [Vote(voter="", modality="", label=str(row[columns["label · coarse"]]).split(" · ")[0],
+                  confidence=None if row[columns["confidence"]] in ("", None) else float(row[columns["confidence"]]),
+                  top=_top_of_cell(row[columns["top 3"]]), weight=float(row[columns["weight"]] or 0))
+             for row in table]
+    totals = tally(votes)
+    return [{"emotion": name, "weight": round(totals[name], 2)} for name in FINE_LABELS if totals.get(name)]
 
 
 def chart_votes(table: pd.DataFrame) -> pd.DataFrame:

@@ -2,7 +2,7 @@
 why), the headline, and the compare view's renders and note, each video named with its own engines."""
 import pytest
 
-from e3rg_core.contracts import EmotionResult, EngineSet, GenerationSettings
+from e3rg_core.contracts import EmotionResult, EngineSet, GenerationSettings, Vote
 from e3rg_core.emotions import coarse_of
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
@@ -13,7 +13,9 @@ from e3rg_core.tiers.zerogpu import TierCosts, ZeroGpuCall
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
 from e3rg_core.understanding.word_emotion import WordEmotionVoter
-from e3rg_core.views import LastTurn, compare_note, compare_renders, engines_note, headline, rendering_engines
+from e3rg_core.understanding.voting import decide, tally
+from e3rg_core.views import (LastTurn, compare_note, compare_renders, engines_note, headline, rendering_engines,
+                             votes_chart, votes_table)
 
 
 def serving(tier_name: str, notices: tuple[str, ...]) -> TurnRunner:
@@ -47,6 +49,22 @@ def test_the_headline_says_how_a_fine_feeling_is_counted_when_its_class_has_anot
     assert "## anxious" in anxious and "*anxious* is counted as *sad*" in anxious
     sad = headline(Reply(emotion=EmotionResult("sad", "sad", votes, "the largest total")))
     assert "E3RG's coarse class: **sad**." in sad and "counted as" not in sad
+
+
+def test_the_vote_chart_shows_the_tally_that_decided_the_vote():
+    """Each voter's weight spread over its top labels, as the vote counts it: two hesitant text readers name
+    'lonely' first, but the face's sure 'joyful' outweighs their spread mass, and the chart must show that, not a
+    count of whose first choice was what."""
+    votes = [Vote("MiniLM head", "text", "lonely", 0.4, top=(("lonely", 0.4), ("sad", 0.35), ("joyful", 0.05))),
+             Vote("word head", "text", "lonely", 0.45, top=(("lonely", 0.45), ("sad", 0.4), ("afraid", 0.05)),
+                  weight=0.8),
+             Vote("FER2013", "face", "joyful", 0.9, "happy 0.90 (face in 8 of 8 frames)")]
+    emotion = decide(votes, {vote.voter: rank for rank, vote in enumerate(votes)})
+    rows = votes_table(Reply(emotion=emotion))
+    chart = {row["emotion"]: row["weight"] for row in votes_chart(rows)}
+    assert chart == {label: round(total, 2) for label, total in tally(votes).items()}
+    assert max(chart, key=chart.get) == emotion.fine == "joyful"
+    assert rows[0][-1] == "" and rows[2][-1] == "happy 0.90 (face in 8 of 8 frames)"   # evidence only where it adds
 
 
 class GpuStandInSpeech(LiteSpeechEngine):
