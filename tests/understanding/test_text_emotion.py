@@ -24,6 +24,7 @@ from e3rg_core.understanding.text_emotion import (
     read_head_file,
 )
 from e3rg_core.understanding.voting import decide
+from e3rg_core.understanding.word_emotion import HEAD_FILE as WORD_HEAD_FILE
 from e3rg_core.understanding.word_emotion import (
     WordEmotionHead,
     WordEmotionVoter,
@@ -211,10 +212,11 @@ def test_a_copy_of_the_shipped_head_loads_and_reads_alike(tmp_path, head):
     np.testing.assert_allclose(again.read_text(sentence), head.read_text(sentence), atol=1e-6)
 
 
-def test_the_model_card_names_the_weights_hash():
+def test_the_model_card_names_the_weights_hashes():
     import hashlib
     card = (HEAD_FILE.parent / "MODEL_CARD.md").read_text(encoding="utf-8")
-    assert hashlib.sha256(HEAD_FILE.read_bytes()).hexdigest() in card
+    for weights in (HEAD_FILE, WORD_HEAD_FILE):
+        assert f"`{weights.name}` | {hashlib.sha256(weights.read_bytes()).hexdigest()}" in card, weights.name
     assert "CC BY-NC 4.0" in card and "python -m e3rg_core.train_emotion --data" in card
 
 
