@@ -25,7 +25,7 @@ from ..contracts import EmotionVoter, UnderstandingRequest, Utterance, Vote
 from ..emotions import ED_LABELS, FINE_LABELS
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from .voting import probability_vote
-from .situation_voter import ENCODER_PACKAGE, SentenceEncoder
+from .situation_voter import ENCODER_PACKAGE, SentenceEncoder, shared_encoder
 
 HEAD_FILE = Path(__file__).with_name("text_emotion_head.safetensors")
 FORMAT = "e3rg-text-emotion-head/1"
@@ -121,12 +121,6 @@ class TextEmotionHead:
 @lru_cache(maxsize=2)
 def _cached_head(path: str) -> TextEmotionHead:
     return TextEmotionHead.load(Path(path), shared_encoder())
-
-
-@lru_cache(maxsize=1)
-def shared_encoder() -> SentenceEncoder:
-    """One MiniLM per process for every reader that embeds text (it holds no request state)."""
-    return SentenceEncoder.from_pretrained()
 
 
 def read_head_file(path: Path) -> tuple[TurnReading, dict[str, np.ndarray], tuple[str, ...], float]:
