@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 VOTE_MEASURES = ("hit", "fine_accuracy")
 REPLY_MEASURES = ("replies", "dist1", "dist2", "corpus_dist1", "corpus_dist2", "repeated_openings", "mean_words",
-                  "mean_speech_s", "max_speech_s", "stance_fit", "stance_fit_word_head")
+                  "mean_speech_s", "max_speech_s", "hedged", "stance_fit", "stance_fit_word_head")
 COPIED_WORDS = 7
 WITHHELD = f"[withheld: copies {COPIED_WORDS} or more words of the conversation itself]"
 
@@ -34,13 +34,20 @@ def collect(data: Path, limit: int) -> dict:
     from e3rg_core import evaluate as evaluation
     from e3rg_core.dialogue import load_dialogues
     from e3rg_core.tiers.lite import lite_engines
+    from e3rg_core.understanding import prompts
     if not Path(evaluation.__file__).resolve().is_relative_to(Path.cwd().resolve()):
         raise SystemExit(f"e3rg_core was imported from {evaluation.__file__}, not from the checkout {Path.cwd()}")
     written, runner_write = [], evaluation.write
 
+    def stance(emotion) -> str:
+        """The stance that checkout writes with: before prompts.listener_stance, always the voted winner's."""
+        if hasattr(prompts, "listener_stance"):
+            return prompts.listener_stance(emotion).name
+        return prompts.LISTENER_STANCE[emotion.fine].name
+
     def recorded_write(job, engines):
         events = list(runner_write(job, engines))
-        written.append({"emotion": job.emotion.fine, "reply": events[-1].text})
+        written.append({"emotion": job.emotion.fine, "stance": stance(job.emotion), "reply": events[-1].text})
         return events
 
     evaluation.write = recorded_write
@@ -60,6 +67,7 @@ def turns_of(data: Path, limit: int, written: list[dict]) -> tuple[list[dict], l
     """The recorded replies with their turns' ids and gold labels (evaluate's order), and the human replies."""
     from e3rg_core.dialogue import load_dialogues
     from e3rg_core.emotions import normalise_label
+    from e3rg_core.understanding.prompts import LISTENER_STANCE
     turns, human = [], []
     spoken = [(dialogue, turn) for dialogue in load_dialogues(str(data))[:limit] for turn in dialogue.turns]
     if len(spoken) != len(written):
@@ -72,7 +80,7 @@ def turns_of(data: Path, limit: int, written: list[dict]) -> tuple[list[dict], l
                       "copies_dataset": bool(spans(reply["reply"]) & said)})
         gold = normalise_label(turn.speaker_emotion or "")
         if turn.response and gold:
-            human.append({"reply": turn.response, "emotion": gold})
+            human.append({"reply": turn.response, "emotion": gold, "stance": LISTENER_STANCE[gold].name})
     return turns, human
 
 

@@ -3,12 +3,13 @@
     python -m e3rg_core.evaluate DATA.json [--limit N] [--emotion-only] [--k-shot K] [--media-dir D] --out REPORT.json
 
 HIT as E3RG defines it (the last turn's voted emotion in the gold label's coarse class), exact fine accuracy,
-a coarse confusion matrix, and, over the replies written for every turn: E3RG's sentence-averaged Dist-1/2,
+a coarse confusion matrix, how often the listener's stance on the last turn cheers against a negative gold or
+the reverse (stance_valence), and, over the replies written for every turn: E3RG's sentence-averaged Dist-1/2,
 Dist-1/2 over all replies together, the share of replies whose first four words open another reply too, mean
-words, speech seconds (spoken by the lite speech engine) and the share of replies the text emotion head reads as
-the listener stance the voted emotion asks for (prompts.LISTENER_STANCE). Every turn's reply is listed in the
-report. Gold labels outside the taxonomy are normalised; those that name no known emotion are counted and left
-out of HIT.
+words, speech seconds (spoken by the lite speech engine), the share of replies whose stance hedges because the
+vote was torn, and the share of replies each trained text head reads as the listener stance the reply was written
+with (prompts.listener_stance). Every turn's reply is listed in the report. Gold labels outside the taxonomy are
+normalised; those that name no known emotion are counted and left out of HIT.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .contracts import AudioClip, Dialogue, EngineSet, GenerationSettings, Turn, UnderstandingRequest, VideoClip
+from .contracts import (AudioClip, Dialogue, EmotionResult, EngineSet, GenerationSettings, Turn, UnderstandingRequest,
+                        VideoClip)
 from .dialogue import load_dialogues
 from .emotions import coarse_of, normalise_label
 from .errors import CheckpointMismatchError, EngineUnavailableError, InputError
@@ -26,7 +28,10 @@ from .media import load_audio, load_video
 from .metrics import (coarse_confusion, corpus_distinct_n, distinct_n, fine_accuracy, hit_rate, mean_words,
                       repeated_opening_share)
 from .runner import TurnJob, understand, write
-from .understanding.prompts import FITTING_SHARE, SHOT_CHOICES, sample_examples, stance_fit
+from .understanding.prompts import (FITTING_SHARE, LISTENER_STANCE, SHOT_CHOICES, STANCES, ListenerStance,
+                                    listener_stance, sample_examples, stance_fit)
+
+NEGATIVE_COARSE = frozenset({"sad", "angry", "fear", "disgusted", "contempt"})
 
 
 def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple[AudioClip | None, VideoClip | None]:
@@ -50,7 +55,7 @@ def _turn_media(dialogue: Dialogue, turn: Turn, media_dir: Path | None) -> tuple
 def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[Dialogue], k_shot: int,
              emotion_only: bool, media_dir: Path | None = None, progress: bool = True) -> dict:
     from tqdm import tqdm
-    predicted, gold, unmapped, written = [], [], [], []
+    predicted, gold, unmapped, written, voted_emotions = [], [], [], [], []
     for dialogue in tqdm(dialogues, desc="evaluating", unit="dialogue", disable=not progress):
         if not dialogue.turns:
             continue
@@ -71,23 +76,44 @@ def evaluate(engines: EngineSet, example_pool: list[Dialogue], dialogues: list[D
                 else:
                     predicted.append(emotion.fine)
                     gold.append(label)
+                    voted_emotions.append(emotion)
             if not emotion_only:
                 *_, reply = write(replace(job, emotion=emotion), engines)
                 written.append({"conversation_id": dialogue.conversation_id, "turn_id": turn.turn_id,
                                 "said": turn.history[-1].utterance, "emotion": emotion.fine,
-                                "gold": turn.speaker_emotion, "reply": reply.text})
+                                "stance": listener_stance(emotion).name, "gold": turn.speaker_emotion,
+                                "reply": reply.text})
     report = {"n": len(gold), "hit": hit_rate(predicted, gold), "fine_accuracy": fine_accuracy(predicted, gold),
               "unmapped_gold": len(unmapped), "unmapped_gold_labels": sorted({str(u) for u in unmapped}),
               "confusion": coarse_confusion(predicted, gold), "k_shot": k_shot,
-              "voters": [v.name for v in engines.voters]}
+              "voters": [v.name for v in engines.voters], "stances": stance_valence(voted_emotions, gold)}
     if not emotion_only:
         report |= reply_measures(written, engines) | {"writer": engines.writer.name, "turns": written}
     return report
 
 
+def stance_valence(emotions: list[EmotionResult], gold: list[str]) -> dict:
+    """How often the listener's stance has the wrong kind of feeling for the gold label, over the last turns: it
+    cheers while the gold coarse class is negative, or it does not (and does not hedge either) while the gold is
+    happy; for the voted winner's stance, and for the stance the reply is written with (prompts.listener_stance,
+    which hedges when the vote is torn), with the share of turns that hedge."""
+    n = len(gold) or 1
+    used = [listener_stance(emotion) for emotion in emotions]
+    winner = [LISTENER_STANCE[emotion.fine] for emotion in emotions]
+
+    def wrong(stances: list[ListenerStance]) -> dict[str, float]:
+        coarse = [coarse_of(label) for label in gold]
+        hedge = STANCES["acknowledge"]
+        return {"cheer_at_negative": sum(s.cheer and c in NEGATIVE_COARSE for s, c in zip(stances, coarse)) / n,
+                "no_cheer_at_happy": sum(not s.cheer and s is not hedge and c == "happy"
+                                         for s, c in zip(stances, coarse)) / n}
+
+    return {"hedged": sum(s is STANCES["acknowledge"] for s in used) / n, "winner": wrong(winner), "used": wrong(used)}
+
+
 def reply_measures(written: list[dict], engines: EngineSet) -> dict:
-    """The reply measures over turns written by evaluate() ("reply" and the voted "emotion" of each); adds each
-    turn's "speech_s", "stance_fit" and "stance_fit_word_head" to its entry.
+    """The reply measures over turns written by evaluate() ("reply", the voted "emotion" and the "stance" it was
+    written with, of each); adds each turn's "speech_s", "stance_fit" and "stance_fit_word_head" to its entry.
 
     The stance is read by both trained text heads: the MiniLM head also picks the lite writer's candidates, so its
     reading flatters that writer; the word head is a reader the writer never consults."""
@@ -104,7 +130,8 @@ def reply_measures(written: list[dict], engines: EngineSet) -> dict:
                 "corpus_dist1": corpus_distinct_n(replies, 1), "corpus_dist2": corpus_distinct_n(replies, 2),
                 "repeated_openings": repeated_opening_share(replies), "mean_words": mean_words(replies),
                 "mean_speech_s": sum(seconds) / len(seconds) if seconds else 0.0,
-                "max_speech_s": max(seconds, default=0.0)}
+                "max_speech_s": max(seconds, default=0.0),
+                "hedged": sum(turn["stance"] == "acknowledge" for turn in written) / len(written) if written else 0.0}
     for measure, head_class in (("stance_fit", TextEmotionHead), ("stance_fit_word_head", WordEmotionHead)):
         try:
             head = head_class.from_pretrained()
@@ -112,7 +139,7 @@ def reply_measures(written: list[dict], engines: EngineSet) -> dict:
             measures[measure] = None
             continue
         for turn in written:
-            turn[measure] = round(stance_fit(head.read_text(turn["reply"]), turn["emotion"]), 3)
+            turn[measure] = round(stance_fit(head.read_text(turn["reply"]), STANCES[turn["stance"]]), 3)
         measures[measure] = (sum(turn[measure] >= FITTING_SHARE for turn in written) / len(written)
                              if written else None)
     return measures
@@ -140,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
     summary = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in report.items()
                if k in ("n", "hit", "fine_accuracy", "dist1", "dist2", "corpus_dist1", "corpus_dist2",
-                        "repeated_openings", "mean_words", "mean_speech_s", "stance_fit", "stance_fit_word_head",
-                        "unmapped_gold")}
+                        "repeated_openings", "mean_words", "mean_speech_s", "hedged", "stance_fit",
+                        "stance_fit_word_head", "stances", "unmapped_gold")}
     print(json.dumps(summary))
     return 0
 

@@ -22,6 +22,7 @@ def test_report_has_the_measures_and_they_agree_with_the_confusion_matrix(tmp_pa
     for reader in ("stance_fit", "stance_fit_word_head"):
         assert 0 <= report[reader] <= 1
         assert all(0 <= turn[reader] <= 1 for turn in report["turns"])
+    assert report["hedged"] == sum(turn["stance"] == "acknowledge" for turn in report["turns"]) / turns
     assert '"hit"' in capsys.readouterr().out
 
 
@@ -44,3 +45,21 @@ def test_malformed_data_exits_2(tmp_path, capsys):
     path.write_text("[{")
     assert evaluate.main([str(path), "--out", str(tmp_path / "r.json")]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_stance_valence_counts_cheer_at_negative_gold_before_and_after_the_hedge():
+    from e3rg_core.contracts import EmotionResult, Vote
+    from e3rg_core.emotions import coarse_of
+
+    def voted(fine: str, *top: tuple[str, float]) -> EmotionResult:
+        votes = tuple(Vote(f"v{i}", "text", label, p, top=((label, p),)) for i, (label, p) in enumerate(top))
+        return EmotionResult(fine, coarse_of(fine), votes, "test")
+
+    emotions = [voted("impressed", ("impressed", 0.6), ("annoyed", 0.5)),     # torn: hedges
+                voted("joyful", ("joyful", 0.9)),                             # cheers at a sad gold
+                voted("sad", ("sad", 0.9)),                                   # no cheer at a happy gold
+                voted("proud", ("proud", 0.9))]                               # right
+    figures = evaluate.stance_valence(emotions, ["furious", "lonely", "excited", "proud"])
+    assert figures["hedged"] == 0.25
+    assert figures["winner"] == {"cheer_at_negative": 0.5, "no_cheer_at_happy": 0.25}
+    assert figures["used"] == {"cheer_at_negative": 0.25, "no_cheer_at_happy": 0.25}

@@ -3,14 +3,17 @@ llama.cpp's server compiled into a CPU wheel and driven in-process.
 
 A 135M model left to itself answers good news with "I'm sorry for your loss", offers help it cannot give and
 runs past the sentence it was asked for. So the writer steers and checks it:
-- the prompt carries the listener stance for the voted fine emotion (prompts.LISTENER_STANCE) and a few of the
-  project's own example exchanges for that stance (listener_examples.json), which show the length and tone;
-- each attempt is cut to at most two whole sentences and REPLY_WORDS words (an unfinished sentence is dropped);
+- the prompt carries the listener stance for the voted fine emotion (prompts.listener_stance: the winner's, or
+  one that acknowledges and asks when the vote is torn between cheering and non-cheering feelings) and a few of
+  the project's own example exchanges for that stance (listener_examples.json), which show the length and tone;
+- each attempt is cut to at most two whole sentences, REPLY_WORDS words and SPOKEN_SECONDS of speech (an
+  unfinished sentence is dropped);
 - it is judged: the text emotion head reads the candidate and must find the stance's reading in it; assistant
   talk, condolences where nothing was lost, cheer at bad news, stories about the listener's own life, numbers
-  the speaker never said and an opening the listener already used in this conversation are problems;
-- the first candidate without problems is kept; within ATTEMPTS and the time budget, the best one otherwise, and
-  the stance's template reply when none is usable.
+  the speaker never said, none of the speaker's words taken up and an opening the listener already used in this
+  conversation are problems;
+- the first candidate without problems is kept, within ATTEMPTS and the time budget; the stance's template reply
+  when none is.
 
 No SmolLM emotion voter is offered: on clear sentences this model names no usable label. Free-form it answers
 "hopeless" for a lost job (not a label, so parsing falls back to neutral) and "gratitude" for missing a
@@ -37,8 +40,9 @@ from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Uttera
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..metrics import opening
 from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
-from .prompts import FITTING_SHARE, LISTENER_STANCE, STANCES, clean_reply, reply_chat, stance_fit
-from .template_writer import template_reply
+from .prompts import (FITTING_SHARE, STANCES, ListenerStance, clean_reply, listener_stance, reply_chat,
+                      stance_fit)
+from .template_writer import TEMPLATES, template_reply
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +57,16 @@ TEMPERATURE = 0.7
 # llama.cpp's repeat_penalty cures that too, but at 1.3 the replies wandered off the conversation.
 FREQUENCY_PENALTY = 0.8
 PRESENCE_PENALTY = 0.3
-REPLY_WORDS = 20            # the lite voice speaks about 2.5 words a second: under 8 s
+REPLY_WORDS = 20
+# Speech under 8 s. The lite voice (hibari-tts) in its slowest style (sad, at the default intensity) took
+# 0.34 s + 0.074 s a letter or digit + 0.49 s a pause (a run of punctuation) to say each of the project's 104
+# example and template replies, and at most 0.72 s more than that; 20 words alone ran to 8.7 s on ED valid.
+SPOKEN_SECONDS = 7.0
 MIN_REPLY_WORDS = 4         # "I get it." says nothing about what the speaker told
+# Words of its own a reply that takes up none of the speaker's may use. Of the 136 such replies among 371 on ED
+# valid, those with none or one ("Oh dear, that sounds really heartbreaking.") were nearly all plain reactions;
+# most with two or more wandered off ("What brings you to our little corner of the world?").
+OFF_TOPIC_WORDS = 1
 MAX_SENTENCES = 2
 ATTEMPT_TOKENS = 48         # two short sentences with room for the model's own punctuation
 SHOTS = 3                   # example exchanges of the stance in the prompt, the same for every turn
@@ -86,7 +98,11 @@ _CHEER = re.compile(r"\bcongratulat|\bglad\b|\bhappy for you\b|\b(that'?s|sounds
 _SELF_STORY = re.compile(r"\b(my|our) (own |little |old |best |dear )?(wife|husband|son|daughter|kids?|children|"
                          r"mom|mum|mother|dad|father|parents?|brother|sister|family|dog|cat|pet|friend|boss|job|"
                          r"house|car)\b|\bi (had|have had|got|went|lost|used to|once|remember when)\b"
-                         r"|\b(happened|happens) to me\b|\bremember when\b", re.IGNORECASE)
+                         r"|\b(happened|happens) to me\b|\bremember when\b"
+                         # what the listener is doing ("that thing I'm driving"); not its thoughts about the speaker
+                         r"|\bi(?:'m| am) (?!(?:hoping|guessing|thinking|wondering|betting|rooting|imagining|"
+                         r"picturing|smiling|cheering|loving|feeling|sending|getting (?:chills|goosebumps))\b)"
+                         r"[a-z]+ing\b", re.IGNORECASE)
 # "your X" where X is something the speaker never mentioned is a made-up fact ("my heart goes out to your family"
 # for a dog); these are what any listener may name without being told.
 _ANYONE_HAS = frozenset(
@@ -210,13 +226,19 @@ def sentences(text: str) -> list[str]:
     return [match.group().strip() for match in _SENTENCE.finditer(text) if match.group().strip(" .!?\"')]")]
 
 
+def spoken_seconds(text: str) -> float:
+    """About how long the lite voice takes to say the text in its slowest style (see SPOKEN_SECONDS)."""
+    return 0.34 + 0.074 * len(re.findall(r"[A-Za-z0-9]", text)) + 0.49 * len(re.findall(r"[,.!?;:]+", text))
+
+
 def finish_reply(raw: str, max_words: int = REPLY_WORDS, max_sentences: int = MAX_SENTENCES) -> str:
-    """The reply as spoken: cleaned, whole sentences only, at most max_sentences of them and max_words words
-    (a sentence that would pass the word limit is left out with everything after it)."""
-    kept, words = [], 0
+    """The reply as spoken: cleaned, whole sentences only, at most max_sentences of them, max_words words and
+    SPOKEN_SECONDS of speech (a sentence that would pass a limit is left out with everything after it)."""
+    kept = []
     for sentence in sentences(clean_reply(raw, MAX_REPLY_CHARS))[:max_sentences]:
-        words += len(sentence.split())
-        if words > max_words or sentence.rstrip("\"')]").endswith(("...", "…")):    # trailing off is unfinished
+        longer = " ".join([*kept, sentence])
+        if (len(longer.split()) > max_words or spoken_seconds(longer) > SPOKEN_SECONDS
+                or sentence.rstrip("\"')]").endswith(("...", "…"))):    # trailing off is unfinished
             break
         kept.append(sentence)
     return " ".join(kept)
@@ -243,25 +265,20 @@ class Judgement:
     """A candidate reply with what was found in it."""
     text: str
     fit: float | None           # stance_fit of the head's reading; None when no head is loaded
-    relevance: float            # 0..1: words of the speaker's it picks up
     problems: tuple[str, ...]
 
     @property
     def acceptable(self) -> bool:
         return not self.problems and (self.fit is None or self.fit >= FITTING_SHARE)
 
-    @property
-    def score(self) -> float:
-        return (self.fit if self.fit is not None else FITTING_SHARE) + 0.3 * self.relevance - len(self.problems)
 
-
-def judge(text: str, fine: str, history: tuple[Utterance, ...], head=None,
+def judge(text: str, stance: ListenerStance, history: tuple[Utterance, ...], head=None,
           shots: tuple[tuple[str, str], ...] = ()) -> Judgement:
-    """What is wrong with a finished candidate reply to a turn whose speaker feels `fine`, written after the
+    """What is wrong with a finished candidate reply that should meet the speaker with `stance`, written after the
     example exchanges `shots`."""
-    stance, problems = LISTENER_STANCE[fine], []
+    problems = []
     if not text:
-        return Judgement(text, None, 0.0, ("no whole sentence",))
+        return Judgement(text, None, ("no whole sentence",))
     if len(text.split()) < MIN_REPLY_WORDS:
         problems.append("too short to answer anything")
     if _ASSISTANT_TALK.search(text):
@@ -290,11 +307,15 @@ def judge(text: str, fine: str, history: tuple[Utterance, ...], head=None,
     details = set().union(*(content_words(speaker) & content_words(listener) for speaker, listener in shots))
     if content_words(text) & (details - dialogue):
         problems.append("a detail from an example")
-    latest = content_words(history[-1].utterance) if history else set()
-    overlap = content_words(text) & (latest | content_words(speaker_words))
-    relevance = min(1.0, len(overlap) / 2)
-    fit = stance_fit(head.read_text(text), fine) if head is not None else None
-    return Judgement(text, fit, relevance, tuple(problems))
+    # A reply that takes up none of the speaker's words may still react ("No wonder you're upset."), but when it
+    # says more, in words the project's own replies never react with, it has gone somewhere of its own: "a wrong
+    # turn ... their wallet on that thing I'm driving" for a keyed car. A turn with no words of substance ("Yes,
+    # it was.") has nothing to take up.
+    said, own = content_words(speaker_words), content_words(text)
+    if said and own.isdisjoint(said) and len(own - reaction_words()) > OFF_TOPIC_WORDS:
+        problems.append("off the speaker's topic, in words of its own")
+    fit = stance_fit(head.read_text(text), stance) if head is not None else None
+    return Judgement(text, fit, tuple(problems))
 
 
 # -- examples --------------------------------------------------------------------------------------------------
@@ -322,6 +343,16 @@ def load_writing(path: Path = EXAMPLES_FILE) -> dict[str, StanceWriting]:
     return writing
 
 
+@lru_cache(maxsize=1)
+def reaction_words() -> frozenset[str]:
+    """The content words the project's own replies react with (every stance's openers, example replies and
+    templates), and what any listener may name: the words a reply needs to react without inventing anything."""
+    writing = load_writing().values()
+    texts = [*(o for w in writing for o in w.openers), *(reply for w in writing for _, reply in w.exchanges),
+             *(t for templates in TEMPLATES.values() for t in templates)]
+    return frozenset(_ANYONE_HAS).union(*map(content_words, texts))
+
+
 def _turn_seed(history: tuple[Utterance, ...], seed: int) -> int:
     """A seed that follows the conversation, so the same turn gets the same reply and different turns differ."""
     text = "\n".join(u.utterance for u in history)
@@ -345,27 +376,27 @@ class SmolLMReplyWriter(ReplyWriter):
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult,
               max_new_tokens: int) -> Iterator[str]:
-        stance = LISTENER_STANCE[emotion.fine]
+        stance = listener_stance(emotion)
         turn_seed = _turn_seed(request.history, self.seed)
         budget = max(1, min(max_new_tokens, MAX_REPLY_TOKENS, ATTEMPT_TOKENS))
         recent = replace(request, history=request.history[-PROMPT_UTTERANCES:])
         try:
-            chosen = self._choose(recent, emotion, request.history, budget, turn_seed)
+            chosen = self._choose(recent, emotion, stance, request.history, budget, turn_seed)
         except PromptTooLongError:
             if not request.examples:
                 raise
             # The request's k-shot examples help but are not needed; a dialogue too long for them goes without.
-            chosen = self._choose(replace(recent, examples=()), emotion, request.history, budget, turn_seed)
+            chosen = self._choose(replace(recent, examples=()), emotion, stance, request.history, budget, turn_seed)
         text = chosen.text if chosen is not None else template_reply(stance, request.history, turn_seed)
         for index, sentence in enumerate(sentences(text)):
             yield sentence if index == 0 else f" {sentence}"
 
-    def candidates(self, request: UnderstandingRequest, emotion: EmotionResult, history: tuple[Utterance, ...],
-                   budget: int, turn_seed: int) -> Iterator[Judgement]:
+    def candidates(self, request: UnderstandingRequest, emotion: EmotionResult, stance: ListenerStance,
+                   history: tuple[Utterance, ...], budget: int, turn_seed: int) -> Iterator[Judgement]:
         """Judged attempts while attempts and time remain, each with its own seed and opener."""
-        writing = self.writing[LISTENER_STANCE[emotion.fine].name]
+        writing = self.writing[stance.name]
         shots = writing.exchanges[:SHOTS]
-        messages = reply_chat(request, emotion, shots)
+        messages = reply_chat(request, emotion, stance, shots)
         openers = random.Random(turn_seed).sample(writing.openers, len(writing.openers))
         started = time.perf_counter()
         for attempt in range(ATTEMPTS):
@@ -375,18 +406,12 @@ class SmolLMReplyWriter(ReplyWriter):
             text = self._attempt(messages, opener, budget, turn_seed + attempt)
             # The model's second sentence is where it most often strays; its first may stand alone.
             for kept in dict.fromkeys([text, *sentences(text)[:1]]):
-                yield judge(kept, emotion.fine, history, self.head, shots)
+                yield judge(kept, stance, history, self.head, shots)
 
-    def _choose(self, request, emotion, history, budget, turn_seed) -> Judgement | None:
-        """The first acceptable candidate that picks up something the speaker said, else the best acceptable one
-        (None when no attempt gave one)."""
-        best = None
-        for candidate in self.candidates(request, emotion, history, budget, turn_seed):
-            if candidate.acceptable and candidate.relevance > 0:
-                return candidate
-            if candidate.acceptable and (best is None or candidate.score > best.score):
-                best = candidate
-        return best
+    def _choose(self, request, emotion, stance, history, budget, turn_seed) -> Judgement | None:
+        """The first acceptable candidate (None when no attempt gave one)."""
+        return next((candidate for candidate in self.candidates(request, emotion, stance, history, budget, turn_seed)
+                     if candidate.acceptable), None)
 
     def _attempt(self, messages: list[dict[str, str]], opener: str, budget: int, seed: int) -> str:
         """One reply begun with `opener` (the model continues it), stopped once it is long enough or its first

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from ..metrics import opening
-from .prompts import LISTENER_STANCE, ListenerStance
+from .prompts import ListenerStance, listener_stance
 
 # Each reads as its stance to the text emotion head (tests/understanding/test_lite_writer.py checks it); five
 # openings apiece, so that the turns that fall back here do not all open alike.
@@ -52,6 +52,9 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "interest": ("Thank you for telling me. How did it go?", "That sounds interesting. Tell me more.",
                  "Oh, I'd like to hear more about that.", "Nice, how did it go?",
                  "Sounds fun! What happened then?"),
+    "acknowledge": ("That's a lot to take in. How do you feel about it?", "Oh, really? How are you taking it?",
+                    "Hm, that's quite something. What do you make of it?", "I see. How does that sit with you?",
+                    "Wow, that's big either way. How are you feeling about it now?"),
 }
 
 
@@ -69,5 +72,5 @@ class TemplateReplyWriter(ReplyWriter):
         self.seed = seed
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
-        yield template_reply(LISTENER_STANCE[emotion.fine], request.history,
+        yield template_reply(listener_stance(emotion), request.history,
                              self.seed + sum(len(u.utterance) for u in request.history))

@@ -9,7 +9,7 @@ survives all three is neutral. With no vote at all the turn is neutral.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -45,6 +45,20 @@ def tally(votes: list[Vote] | tuple[Vote, ...]) -> dict[str, float]:
         for label, mass in vote_mass(vote).items():
             totals[label] += vote.weight * mass
     return dict(totals)
+
+
+def side_share(votes: list[Vote] | tuple[Vote, ...], on_side: Callable[[str], bool]) -> float:
+    """The share of the vote on labels for which on_side holds (0 with no votes). Each vote counts with its
+    weight, spread over its labels in proportion to their probabilities: a voter whose reading is flat has the
+    same say in this share as a sure one, where the tally would let the sure one drown it."""
+    weighted = total = 0.0
+    for vote in votes:
+        mass = vote_mass(vote)
+        whole = sum(mass.values())
+        if whole > 0:
+            weighted += vote.weight * sum(p for label, p in mass.items() if on_side(label)) / whole
+            total += vote.weight
+    return weighted / total if total else 0.0
 
 
 def _leaders(scores: Mapping[str, float], among: list[str]) -> list[str]:

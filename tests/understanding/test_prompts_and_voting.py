@@ -1,12 +1,15 @@
+from dataclasses import replace
+
 import pytest
 
 from e3rg_core.contracts import Utterance
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.contracts import EmotionResult, UnderstandingRequest, Vote
 from e3rg_core.tiers.lite import example_pool
-from e3rg_core.understanding.prompts import (clean_reply, clean_sentences, emotion_prompt, parse_emotion, reply_chat,
-                                             reply_prompt, sample_examples)
-from e3rg_core.understanding.voting import decide, tally
+from e3rg_core.understanding.prompts import (HEDGE_SHARE, LISTENER_STANCE, STANCES, clean_reply, clean_sentences,
+                                             emotion_prompt, listener_stance, parse_emotion, reply_chat, reply_prompt,
+                                             sample_examples)
+from e3rg_core.understanding.voting import decide, side_share, tally
 
 QUERY = UnderstandingRequest(history=(Utterance(0, "speaker", "My dog passed away last night. "
                                                    "The house feels so empty without him."),))
@@ -27,8 +30,12 @@ def test_reply_prompt_is_conditioned_on_the_voted_emotion():
     assert other.user != prompt.user
     # and told how to meet it: comfort for a loss, shared joy for good news (not "sorry to hear that")
     assert "comfort them" in prompt.user and "be glad with them" in other.user
-    chat = reply_chat(QUERY, EmotionResult("joyful", "happy", (), "single vote"))
+    joyful = EmotionResult("joyful", "happy", (), "single vote")
+    chat = reply_chat(QUERY, joyful, listener_stance(joyful))
     assert "be glad with them" in chat[0]["content"] and "feels joyful" in chat[-2]["content"]
+    # A hedging stance does not tell the model a feeling the vote was torn about.
+    hedged = reply_chat(QUERY, joyful, STANCES["acknowledge"])
+    assert "ask how they feel" in hedged[0]["content"] and "joyful" not in hedged[-2]["content"]
 
 
 @pytest.mark.parametrize("k", [0, 1, 3])
@@ -136,7 +143,8 @@ def test_reply_chat_carries_the_emotion_examples_and_dialogue_as_turns():
                Utterance(3, "speaker", "Really sad."))
     request = UnderstandingRequest(history=history, examples=sample_examples(pool, 1, seed=1))
     shots = (("I lost my keys.", "Oh no, that's annoying."),)
-    messages = reply_chat(request, EmotionResult("lonely", "sad", (), ""), shots)
+    lonely = EmotionResult("lonely", "sad", (), "")
+    messages = reply_chat(request, lonely, listener_stance(lonely), shots)
     # the stance's fixed part first (instruction, then its exchanges), the emotion of this turn after it
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "system", "user", "assistant", "user",
                                              "assistant", "user"]
@@ -155,3 +163,33 @@ def test_clean_sentences_release_whole_cleaned_sentences():
     assert "".join(pieces) == 'I am so sorry. Losing a job is hard! Do you want to talk?'
     assert all(piece.rstrip()[-1] in ".!?" for piece in pieces)
     assert "".join(clean_sentences(iter(raw), 360, max_sentences=9)) == clean_reply("".join(raw), 360)
+
+
+def _text_vote(voter: str, weight: float, *top: tuple[str, float]) -> Vote:
+    return Vote(voter, "text", top[0][0], top[0][1], top=top, weight=weight)
+
+
+def test_side_share_gives_each_voter_its_weight_however_sure_it_is():
+    sure = _text_vote("MiniLM head", 1.0, ("impressed", 0.9), ("proud", 0.05), ("surprised", 0.05))
+    flat = _text_vote("word head", 1.0, ("annoyed", 0.1), ("angry", 0.06), ("prepared", 0.04))
+    angry = {"annoyed", "angry", "furious"}.__contains__
+    assert side_share([sure, flat], angry) == pytest.approx((0 + 0.16 / 0.2) / 2)
+    assert side_share([sure, replace(flat, weight=0.0)], angry) == 0 and side_share([], angry) == 0
+    # the tally, by contrast, is the sure voter's
+    assert decide([sure, flat], PRIORITY).fine == "impressed"
+
+
+def test_a_vote_torn_between_cheer_and_grievance_gets_a_hedging_stance():
+    sure = _text_vote("MiniLM head", 1.0, ("impressed", 0.52), ("surprised", 0.29), ("proud", 0.08))
+    annoyed = _text_vote("word head", 0.8, ("prepared", 0.1), ("annoyed", 0.08), ("guilty", 0.07))
+    angry = _text_vote("MiniLM situations", 0.3, ("proud", 0.2), ("angry", 0.18), ("furious", 0.14))
+    torn = decide([sure, annoyed, angry], PRIORITY)
+    assert torn.fine == "impressed" and LISTENER_STANCE["impressed"].cheer
+    assert side_share(torn.votes, lambda label: not LISTENER_STANCE[label].cheer) >= HEDGE_SHARE
+    stance = listener_stance(torn)
+    assert stance is STANCES["acknowledge"] and not stance.cheer and not stance.condolences
+    # agreeing voters keep the winner's stance
+    agreed = decide([sure, _text_vote("word head", 0.8, ("proud", 0.5), ("joyful", 0.2), ("impressed", 0.1))],
+                    PRIORITY)
+    assert listener_stance(agreed) is LISTENER_STANCE["impressed"]
+    assert listener_stance(EmotionResult("sad", "sad", (), "")) is LISTENER_STANCE["sad"]
