@@ -9,9 +9,9 @@ runs past the sentence it was asked for. So the writer steers and checks it:
 - each attempt is cut to at most two whole sentences, REPLY_WORDS words and SPOKEN_SECONDS of speech (an
   unfinished sentence is dropped);
 - it is judged: the text emotion head reads the candidate and must find the stance's reading in it; assistant
-  talk, condolences where nothing was lost, cheer at bad news, stories about the listener's own life, numbers
-  the speaker never said, none of the speaker's words taken up and an opening the listener already used in this
-  conversation are problems;
+  talk, condolences where nothing was lost, cheer at bad news, stories about the listener's own life, puzzlement,
+  numbers the speaker never said, none of the speaker's words taken up and an opening the listener already used
+  in this conversation are problems;
 - the first candidate without problems is kept, within ATTEMPTS and the time budget; the stance's template reply
   when none is.
 
@@ -93,7 +93,13 @@ _ASSISTANT_TALK = re.compile(
     re.IGNORECASE)
 _CONDOLENCES = re.compile(r"\bsorry\b|\bcondolence|\byour loss\b|\bpassed away\b|\brest in peace\b", re.IGNORECASE)
 _CHEER = re.compile(r"\bcongratulat|\bglad\b|\bhappy for you\b|\b(that'?s|sounds|how) (so )?(great|wonderful|"
-                    r"awesome|amazing|fantastic|exciting)\b|\bgood for you\b|\bwell done\b", re.IGNORECASE)
+                    r"awesome|amazing|fantastic|exciting)\b|\bgood for you\b|\bwell done\b"
+                    # said alone too, in replies that should hedge: "Ah, wonderful!", "Whoa, I love it!"
+                    r"|\b(wonderful|awesome|fantastic|great news|i love (it|that))\b", re.IGNORECASE)
+# Puzzlement at a plain turn ("Wait, what does that say?"), which the openers of the hedging stance invite.
+_PUZZLED = re.compile(r"\bwhat (do you mean|are you talking about|does that say|exactly did you say|'s the problem|"
+                      r"kind of excuse)\b|\bhow does that sound\b|\bwhere do i (even )?(begin|start)\b",
+                      re.IGNORECASE)
 # The listener telling its own story is a made-up fact.
 _SELF_STORY = re.compile(r"\b(my|our) (own |little |old |best |dear )?(wife|husband|son|daughter|kids?|children|"
                          r"mom|mum|mother|dad|father|parents?|brother|sister|family|dog|cat|pet|friend|boss|job|"
@@ -289,6 +295,8 @@ def judge(text: str, stance: ListenerStance, history: tuple[Utterance, ...], hea
         problems.append("cheer at bad news")
     if _SELF_STORY.search(text):
         problems.append("a story of its own")
+    if _PUZZLED.search(text):
+        problems.append("puzzled by a plain turn")
     speaker_words = " ".join(u.utterance for u in history if u.role == "speaker")
     if set(re.findall(r"\d+", text)) - set(re.findall(r"\d+", speaker_words)):
         problems.append("a number the speaker never gave")
