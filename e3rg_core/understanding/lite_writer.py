@@ -95,10 +95,10 @@ _CONDOLENCES = re.compile(r"\bsorry\b|\bcondolence|\byour loss\b|\bpassed away\b
 _CHEER = re.compile(r"\bcongratulat|\bglad\b|\bhappy for you\b|\b(that'?s|sounds|how) (so )?(great|wonderful|"
                     r"awesome|amazing|fantastic|exciting)\b|\bgood for you\b|\bwell done\b"
                     # said alone too, in replies that should hedge: "Ah, wonderful!", "Whoa, I love it!"
-                    r"|\b(wonderful|awesome|fantastic|great news|i love (it|that))\b", re.IGNORECASE)
+                    r"|\b(wonderful|awesome|fantastic|great news|i (just )?love (it|that))\b", re.IGNORECASE)
 # Puzzlement at a plain turn ("Wait, what does that say?"), which the openers of the hedging stance invite.
-_PUZZLED = re.compile(r"\bwhat (do you mean|are you talking about|does that say|exactly did you say|'s the problem|"
-                      r"kind of excuse)\b|\bhow does that sound\b|\bwhere do i (even )?(begin|start)\b",
+_PUZZLED = re.compile(r"\bwhat('s the problem| (do you mean|are you talking about|does that say|exactly did you say|"
+                      r"kind of excuse))\b|\bhow does that sound\b|\bwhere do i (even )?(begin|start)\b",
                       re.IGNORECASE)
 # The listener telling its own story is a made-up fact.
 _SELF_STORY = re.compile(r"\b(my|our) (own |little |old |best |dear )?(wife|husband|son|daughter|kids?|children|"

@@ -214,8 +214,9 @@ def test_judge_names_what_a_listener_does_not_say():
     assert "assistant talk" in judge("Great! What can I help you with?", proud, history).problems
     assert "condolences where nothing was lost" in judge("I'm so sorry for your loss.", proud, history).problems
     assert "cheer at bad news" in judge("Congratulations on the final!", devastated, history).problems
-    assert "cheer at bad news" in judge("Whoa, I love it! The final!", STANCES["acknowledge"], history).problems
-    assert "puzzled by a plain turn" in judge("Wait, what does that say about the final?", proud, history).problems
+    assert "cheer at bad news" in judge("Really? I just love it, the final!", STANCES["acknowledge"], history).problems
+    for puzzled in ("Wait, what does that say about the final?", "Wait, what's the problem with the final?"):
+        assert "puzzled by a plain turn" in judge(puzzled, proud, history).problems
     assert "a story of its own" in judge("I had a chess final too.", proud, history).problems
     assert "a story of its own" in judge("Chess is fun, like the car I'm driving.", proud, history).problems
     assert "a story of its own" not in judge("I'm guessing the final was close!", proud, history).problems
