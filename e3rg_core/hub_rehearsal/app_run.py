@@ -1,5 +1,6 @@
-"""The app as a Space runs it, in a subprocess: `python app.py` from the repository root, the full tier placed on
-the CPU, its models read from the rehearsal's hub cache offline; one turn sent through gradio_client's /respond.
+"""The app as a Space runs it, in a subprocess: `python app.py` from the repository root (for the rehearsal, the full
+tier placed on the CPU, its models read from the rehearsal's hub cache offline); one turn sent through
+gradio_client's /respond.
 """
 from __future__ import annotations
 
@@ -42,15 +43,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def app_environment(root: Path, port: int) -> dict[str, str]:
-    """The app's environment: the rehearsal's hub cache and data folder, the full tier on the CPU, localhost."""
+def app_environment(root: Path) -> dict[str, str]:
+    """The rehearsal app's environment: the rehearsal's hub cache and data folder, the full tier on the CPU."""
     from .. import settings
     # a real Space's variables would change what the app does at start (ZeroGPU's emulation, Space set-up)
     environment = {key: value for key, value in os.environ.items()
                    if key not in (settings.ZERO_GPU_VARIABLE, settings.SPACE_VARIABLE)}
     return {**environment, **rehearsal_environment(root), settings.TIER_VARIABLE: "full",
-            settings.FULL_DEVICE_VARIABLE: "cpu", settings.SERVER_NAME_VARIABLE: "127.0.0.1",
-            settings.SERVER_PORT_VARIABLE: str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+            settings.FULL_DEVICE_VARIABLE: "cpu", "GRADIO_ANALYTICS_ENABLED": "False"}
 
 
 def log_tail(path: Path) -> str:
@@ -60,18 +60,21 @@ def log_tail(path: Path) -> str:
 
 @dataclass
 class RunningApp:
-    """app.py in a subprocess, its output in log: start() returns once it serves, stop() ends it."""
+    """app.py in a subprocess with a given environment, listening on a free localhost port, its output in log:
+    start() returns once it serves, stop() ends it."""
     process: subprocess.Popen
     url: str
     log: Path
     boot_seconds: float = 0.0
 
     @classmethod
-    def start(cls, root: Path, log: Path) -> RunningApp:
+    def start(cls, environment: dict[str, str], log: Path) -> RunningApp:
+        from ..settings import SERVER_NAME_VARIABLE, SERVER_PORT_VARIABLE
         port = free_port()
+        environment = {**environment, SERVER_NAME_VARIABLE: "127.0.0.1", SERVER_PORT_VARIABLE: str(port)}
         started = time.perf_counter()
         with open(log, "wb") as output:
-            process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO_ROOT, env=app_environment(root, port),
+            process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO_ROOT, env=environment,
                                        stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         app = cls(process, f"http://127.0.0.1:{port}/", log)
         try:

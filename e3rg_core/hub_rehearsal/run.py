@@ -28,7 +28,7 @@ import torch
 from ..errors import describe
 from ..generation.dicetalk.checkpoints import DICETALK_REPO
 from . import DATA_FOLDER, HUB_FOLDER
-from .app_run import RehearsalError, RunningApp, TurnResult, send_turn
+from .app_run import RehearsalError, RunningApp, TurnResult, app_environment, send_turn
 from .cache import repo_folder
 
 
@@ -170,7 +170,7 @@ def timings(turn: TurnResult, boot_seconds: float) -> dict:
 
 def boot_and_turn(root: Path, name: str) -> tuple[TurnResult, float]:
     """app.py booted on root's files, one turn sent to it, the app stopped: the turn and the boot's seconds."""
-    with RunningApp.start(root, root / f"app-{name}.log") as app:
+    with RunningApp.start(app_environment(root), root / f"app-{name}.log") as app:
         return send_turn(app, root / f"downloads-{name}"), app.boot_seconds
 
 
