@@ -34,11 +34,12 @@ LOWER_LIP_EDGE = (0.785, 0.892)
 SEAM = 0.4                            # where the closed lips meet, as a fraction of the gap from the upper lip
 CLOSE_REACH = 0.09                    # how far above and below the lips the closing pull fades out (face units)
 GRIN_CORNERS = ((203, 140), (245, 140))   # the mouth's corners in the photo's pixels, raised by the smile
-# Relaxing the smile: the corners go down and in, the raised cheeks and lower lids down (face widths).
-RELAX_CORNERS = (0.035, 0.06)
+# Relaxing the smile: the corners go straight down (pulled inward as well, they creased her left cheek), the
+# raised cheeks and lower lids down (face widths).
+RELAX_CORNERS = (0.0, 0.05)
 RELAX_CHEEKS = 0.035
 RELAX_LOWER_LIDS = 0.012
-RELAX_SIGMA = 0.06
+RELAX_SIGMA = 0.09
 
 AVA_VOICE_TEXT = ("Hello, I'm Ava. I'm here to listen, whatever is on your mind. Take your time, there's no "
                   "rush at all, and tell me how your day has been.")

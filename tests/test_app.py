@@ -261,9 +261,12 @@ def test_compare_and_the_captioned_video_of_the_sessions_latest_reply(server):
     (_, reply_frames), (_, captioned_frames) = read_frames(emotional), read_frames(captioned)
     reply_frames, captioned_frames = np.stack(list(reply_frames)), np.stack(list(captioned_frames))
     assert captioned_frames.shape == reply_frames.shape and meta["audio_codec"]
-    change = np.abs(captioned_frames.astype(np.float32) - reply_frames).mean(axis=(0, 3))    # per pixel
-    bottom = int(0.8 * change.shape[0])
-    assert change[bottom:].mean() > 5 * change[:bottom].mean()      # the words are at the bottom of the frames
+    # The words are drawn at the bottom of the frames: there the captioned copy has strokes that the reply's video
+    # lacks (pixels far from the original in some frame), above them only the re-encoding's small differences.
+    stroke = (np.abs(captioned_frames.astype(np.float32) - reply_frames).max(axis=3) > 64).any(axis=0)
+    bottom = int(0.8 * stroke.shape[0])
+    print(f"\nstroke share: bottom {stroke[bottom:].mean():.4f}, above {stroke[:bottom].mean():.4f}")
+    assert stroke[bottom:].mean() > 0.02 and stroke[:bottom].mean() < 0.002
 
 
 def _browser(playwright):
@@ -346,6 +349,7 @@ def test_browser_conversation_enter_sends_self_check_and_compare(server, tmp_pat
 THREE_EMOTIONS = {"happy": "I finally got accepted into the nursing program!",
                   "sad": "My grandmother died last week.",
                   "angry": "Someone stole my bike again, I'm so angry."}
+PAUSE_FRACTIONS = (0.2, 0.35, 0.5, 0.65, 0.8)
 # Pauses the player at a fraction of its video, captions off (their words would differ whatever the face does).
 PAUSE_AT = """async (video, fraction) => {
     video.pause();
@@ -359,8 +363,8 @@ PAUSE_AT = """async (video, fraction) => {
 
 @pytest.mark.browser
 def test_browser_avatar_in_three_emotions(server):
-    """The avatar mirroring three emotions, as the page's player shows it: the three faces differ more than two
-    moments of one reply do, and the page names each emotion."""
+    """The avatar mirroring three emotions, as the page's player shows it: the three looks differ more than a
+    moment of one reply differs from its own look, and the page names each emotion."""
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
     import io
@@ -381,16 +385,19 @@ def test_browser_avatar_in_three_emotions(server):
             page.locator("#self-check").get_by_text(f"expressed as: {coarse}").wait_for(timeout=120_000)
             assert f"coarse class: {coarse}" in page.locator("#emotion-headline").inner_text()
             player = page.locator("#player-video video")
-            for fraction in (0.4, 0.6):
+            for fraction in PAUSE_FRACTIONS:
                 player.evaluate(PAUSE_AT, fraction)
-                stills[coarse, fraction] = np.asarray(Image.open(io.BytesIO(player.screenshot())).convert("RGB"))
+                stills[coarse, fraction] = np.asarray(Image.open(io.BytesIO(player.screenshot())).convert("RGB"),
+                                                      np.float32)
         browser.close()
-    Image.fromarray(np.concatenate([stills[coarse, 0.4] for coarse in THREE_EMOTIONS], axis=1)).save(
+    # Each emotion's look: the per-pixel median of its moments, which a blink or a syllable's mouth does not move.
+    looks = {coarse: np.median([stills[coarse, fraction] for fraction in PAUSE_FRACTIONS], axis=0)
+             for coarse in THREE_EMOTIONS}
+    Image.fromarray(np.concatenate([stills[coarse, 0.5] for coarse in THREE_EMOTIONS], axis=1).astype(np.uint8)).save(
         SCREENSHOTS / "browser_avatar_three_emotions.png")
-
-    def difference(a, b) -> float:
-        return float(np.abs(stills[a].astype(np.float32) - stills[b].astype(np.float32)).mean())
-    within = max(difference((coarse, 0.4), (coarse, 0.6)) for coarse in THREE_EMOTIONS)
-    between = [difference((a, 0.4), (b, 0.4)) for a, b in (("happy", "sad"), ("happy", "angry"), ("sad", "angry"))]
-    print(f"\nwithin one reply {within:.2f}; between emotions {', '.join(f'{d:.2f}' for d in between)}")
+    within = float(np.median([np.abs(stills[coarse, fraction] - looks[coarse]).mean()
+                              for coarse in THREE_EMOTIONS for fraction in PAUSE_FRACTIONS]))
+    between = [float(np.abs(looks[a] - looks[b]).mean()) for a, b in (("happy", "sad"), ("happy", "angry"),
+                                                                      ("sad", "angry"))]
+    print(f"\na moment from its look {within:.2f}; between the looks {', '.join(f'{d:.2f}' for d in between)}")
     assert min(between) > 1.5 * within
