@@ -20,7 +20,8 @@ from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
 from e3rg_core.settings import AUDIO_SAMPLE_RATE, MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from e3rg_core.understanding import face_voter, prosody_voter, situation_voter
 from e3rg_core.understanding.face_voter import FaceEmotionVoter, MiniXception
-from e3rg_core.understanding.lite_writer import SmolLM, SmolLMReplyWriter
+from e3rg_core.understanding.lite_writer import SmolLMReplyWriter
+from e3rg_core.understanding.llama_model import SmolLM
 from e3rg_core.understanding.prompts import clean_reply
 from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.situation_voter import (SITUATIONS, SituationEmotionVoter, cached_label_prototypes,

@@ -15,9 +15,10 @@ from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.metrics import corpus_distinct_n, mean_words, opening, repeated_opening_share
 from e3rg_core.runner import cast_votes
-from e3rg_core.understanding.lite_writer import (EXAMPLES_FILE, REPLY_WORDS, SPOKEN_SECONDS, SmolLMReplyWriter,
-                                                 content_words, finish_reply, judge, load_writing,
-                                                 reaction_words, sentences, spoken_seconds)
+from e3rg_core.understanding.listener_writing import EXAMPLES_FILE, load_writing
+from e3rg_core.understanding.lite_writer import (REPLY_WORDS, SPOKEN_SECONDS, SmolLMReplyWriter, finish_reply,
+                                                 sentences, spoken_seconds)
+from e3rg_core.understanding.reply_judge import content_words, judge, reaction_words
 from e3rg_core.understanding.prompts import (FITTING_SHARE, LISTENER_STANCE, STANCES, listener_stance,
                                              stance_fit)
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
