@@ -44,9 +44,9 @@ def timed_turn(runner, request) -> dict:
         started = time.perf_counter()
         text_s = None
         for reply in runner.respond(request, Path(folder)):
-            if text_s is None and Stage.WRITE in reply.finished:
+            if text_s is None and Stage.TEXT in reply.finished:
                 text_s = time.perf_counter() - started
-                spoken = Stage.SPEAK in reply.finished
+                spoken = Stage.SPEECH in reply.finished
         total = time.perf_counter() - started
         import soundfile
         speech = soundfile.info(str(reply.wav_path)).duration
@@ -60,7 +60,7 @@ def api_turn_seconds(texts: tuple[str, ...], repeats: int) -> list[float]:
     each turn one gradio_client call to /respond (upload, queue, every stage and the reply's downloads included)."""
     from gradio_client import Client
 
-    from e3rg_core.hub_rehearsal.app_run import RunningApp
+    from e3rg_dev.hub_rehearsal.app_run import RunningApp
     from e3rg_core.settings import TIER_VARIABLE
     environment = {**os.environ, TIER_VARIABLE: "lite", "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
     with tempfile.TemporaryDirectory() as folder, RunningApp.start(environment, Path(folder) / "app.log") as app:

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/lite_replies.py VALID.json [--limit 150] [--code DIR] [--out FILE]
 
-VALID.json is ED's valid split in the AvaMERG layout (`python -m e3rg_core.train_emotion --convert`). The code in
+VALID.json is ED's valid split in the AvaMERG layout (`python -m e3rg_dev.train_emotion --convert`). The code in
 `--code` (default: this checkout; a worktree of an earlier commit gives a "before") runs its own
 `evaluate.evaluate` over the first `--limit` conversations in a child process, as `python -m e3rg_core.evaluate`
 does: a reply for every speaker turn, HIT and fine accuracy on each conversation's last turn. Its runner's `write`

@@ -1,9 +1,9 @@
 """Train the lite tier's two text emotion heads on EmpatheticDialogues (ED), and convert ED files to the AvaMERG
 layout.
 
-    python -m e3rg_core.train_emotion --data DIR [--out FOLDER] [--report REPORT.json]
-    python -m e3rg_core.train_emotion --data DIR --evaluate [--out FOLDER]
-    python -m e3rg_core.train_emotion --convert DIR/valid.csv --out DIR/valid.json
+    python -m e3rg_dev.train_emotion --data DIR [--out FOLDER] [--report REPORT.json]
+    python -m e3rg_dev.train_emotion --data DIR --evaluate [--out FOLDER]
+    python -m e3rg_dev.train_emotion --convert DIR/valid.csv --out DIR/valid.json
 
 DIR holds ED's train and valid splits, never its test split: train.csv (ED's own utterance layout) or, where only
 situations could be had, train_situations.csv (text,aug_text,label); and valid.csv in ED's own layout or the
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .contracts import Dialogue, Profile, Turn, Utterance
-from .dialogue import save_dialogues
-from .emotions import ED_LABELS
-from .errors import DialogueFormatError
-from .metrics import coarse_confusion, fine_accuracy, hit_rate, macro_f1
+from e3rg_core.contracts import Dialogue, Profile, Turn, Utterance
+from e3rg_core.dialogue import save_dialogues
+from e3rg_core.emotions import ED_LABELS
+from e3rg_core.errors import DialogueFormatError
+from e3rg_core.metrics import coarse_confusion, fine_accuracy, hit_rate, macro_f1
 
 # The integer order of the ED label column in the fetched utterance/situation files (the ChaShaoAn and HypEmo
 # copies named in MODEL_CARD.md share it; checked against a copy that names each conversation's emotion).
@@ -132,8 +132,8 @@ class EmbeddingCache:
     """Unit embeddings of texts, kept in DIR/cache keyed by the encoder's version and the exact texts."""
 
     def __init__(self, folder: Path):
-        from .understanding.situation_voter import ENCODER_PACKAGE
-        from .understanding.text_emotion import shared_encoder
+        from e3rg_core.understanding.situation_voter import ENCODER_PACKAGE
+        from e3rg_core.understanding.text_emotion import shared_encoder
         self.folder, self.encoder = folder, shared_encoder()
         self.version = f"{ENCODER_PACKAGE} {importlib.metadata.version(ENCODER_PACKAGE)}"
 
@@ -173,7 +173,7 @@ class TurnSet:
 
 
 def embed_turns(conversations: list[Conversation], cache: EmbeddingCache, name: str) -> TurnSet:
-    from .understanding.text_emotion import TurnReading
+    from e3rg_core.understanding.text_emotion import TurnReading
     reader = TurnReading(1.0, 0.0, 0.0)
     turns = [(h, c.emotion, i == len(histories(c)) - 1) for c in conversations for i, h in enumerate(histories(c))]
     split = [reader.texts(h) for h, _, _ in turns]
@@ -253,8 +253,8 @@ def figures(predicted: list[str], gold: list[str]) -> dict:
 def save_head(path: Path, layers: dict[str, np.ndarray], reading, temperature: float) -> None:
     from safetensors.numpy import save_file
 
-    from .understanding.situation_voter import ENCODER_PACKAGE
-    from .understanding.text_emotion import FORMAT
+    from e3rg_core.understanding.situation_voter import ENCODER_PACKAGE
+    from e3rg_core.understanding.text_emotion import FORMAT
     metadata = {"format": FORMAT, "labels": ",".join(ED_LABELS), "encoder": ENCODER_PACKAGE,
                 "decay": repr(reading.decay), "join_weight": repr(reading.join_weight),
                 "listener_weight": repr(reading.listener_weight), "temperature": repr(round(temperature, 4))}
@@ -267,7 +267,7 @@ def build_vocabulary(texts: list[str], min_df: int, max_terms: int) -> tuple[tup
     """The max_terms terms found in the most texts (at least min_df), and their smoothed IDF."""
     from collections import Counter
 
-    from .understanding.word_emotion import terms
+    from e3rg_core.understanding.word_emotion import terms
     document_frequency = Counter(term for text in texts for term in set(terms(text)))
     kept = sorted((t for t, n in document_frequency.items() if n >= min_df),
                   key=lambda t: (-document_frequency[t], t))[:max_terms]
@@ -342,7 +342,7 @@ def train_words(data: Path, out: Path) -> dict:
     """The word head: vocabulary and regularisation, then reading and temperature, chosen on valid's last turns."""
     from safetensors.numpy import save_file
 
-    from .understanding.word_emotion import FORMAT, WordReading, WordVectoriser
+    from e3rg_core.understanding.word_emotion import FORMAT, WordReading, WordVectoriser
     valid = read_conversations(data / "valid.csv")
     if (data / "train.csv").is_file():
         train_conversations = read_conversations(data / "train.csv")
@@ -393,7 +393,7 @@ def train_words(data: Path, out: Path) -> dict:
 
 def train(data: Path, folder: Path) -> dict:
     """Both heads, written into folder under their shipped names, then the vote fitted on valid."""
-    from .understanding import text_emotion, word_emotion
+    from e3rg_core.understanding import text_emotion, word_emotion
     folder.mkdir(parents=True, exist_ok=True)
     summary = {"embedding_head": train_embedding_head(data, folder / text_emotion.HEAD_FILE.name),
                "word_head": train_words(data, folder / word_emotion.HEAD_FILE.name)}
@@ -402,7 +402,7 @@ def train(data: Path, folder: Path) -> dict:
 
 
 def train_embedding_head(data: Path, out: Path) -> dict:
-    from .understanding.text_emotion import TurnReading
+    from e3rg_core.understanding.text_emotion import TurnReading
     cache = EmbeddingCache(data / "cache")
     valid = embed_turns(read_conversations(data / "valid.csv"), cache, "valid")
     if (data / "train.csv").is_file():
@@ -468,9 +468,9 @@ def evaluate_voters(data: Path, folder: Path) -> dict:
     from tqdm import tqdm
 
     from .contracts import UnderstandingRequest
-    from .understanding import text_emotion, word_emotion
-    from .understanding.situation_voter import SituationEmotionVoter
-    from .understanding.voting import decide
+    from e3rg_core.understanding import text_emotion, word_emotion
+    from e3rg_core.understanding.situation_voter import SituationEmotionVoter
+    from e3rg_core.understanding.voting import decide
     torch.set_num_threads(1)    # one request's worth of work at a time, as the lite tier runs it
     voters = (text_emotion.TextEmotionVoter(text_emotion.TextEmotionHead.from_pretrained(
                   folder / text_emotion.HEAD_FILE.name)),
@@ -502,7 +502,7 @@ def evaluate_voters(data: Path, folder: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m e3rg_core.train_emotion", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m e3rg_dev.train_emotion", description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, help="folder with ED's train and valid files")
     parser.add_argument("--convert", type=Path, help="an ED CSV to write as AvaMERG-layout JSON (needs --out)")
     parser.add_argument("--out", type=Path, default=None,
@@ -521,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.data is None:
             parser.error("give --data DIR or --convert FILE")
-        from .understanding.text_emotion import HEAD_FILE
+        from e3rg_core.understanding.text_emotion import HEAD_FILE
         folder = args.out or HEAD_FILE.parent
         summary = {"vote": evaluate_voters(args.data, folder)} if args.evaluate else train(args.data, folder)
     except (DialogueFormatError, FileNotFoundError) as error:

@@ -9,7 +9,7 @@ Needs no hub access: every weight is random and lives in a temporary folder. Wit
 same tiny models on the CPU (bitsandbytes has CPU 4-bit kernels). Exits 1 if any step fails.
 
 The tiny checkpoint writers (write_tiny_omni, write_tiny_ola, write_tiny_openvoice) live in the package
-(e3rg_core/hub_rehearsal/tiny.py), shared with the tests; DICE-Talk's miniature is the port's own
+(e3rg_dev/hub_rehearsal/tiny.py), shared with the tests; DICE-Talk's miniature is the port's own
 (generation/dicetalk/tiny.py).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from e3rg_core.hub_rehearsal.tiny import write_tiny_ola, write_tiny_omni, write_tiny_openvoice
+from e3rg_dev.hub_rehearsal.tiny import write_tiny_ola, write_tiny_omni, write_tiny_openvoice
 from e3rg_core.settings import TIER_VARIABLE
 
 

@@ -11,4 +11,4 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 unset SPACES_ZERO_GPU E3RG_TIER
 export GRADIO_ANALYTICS_ENABLED=False
-exec .venv/bin/python -m e3rg_core.hub_rehearsal "$@"
+exec .venv/bin/python -m e3rg_dev.hub_rehearsal "$@"

@@ -28,11 +28,11 @@ from ..emotions import ED_LABELS, FINE_LABELS
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from .voting import probability_vote
 from .situation_voter import ENCODER_PACKAGE, SentenceEncoder, shared_encoder
+from .word_emotion import REBUILD
 
 HEAD_FILE = Path(__file__).with_name("text_emotion_head.safetensors")
 FORMAT = "e3rg-text-emotion-head/1"
 EMBEDDING_SIZE = 384        # all-MiniLM-L6-v2's hidden size
-REBUILD = "python -m e3rg_core.train_emotion --data /work/data/ed"
 _PARAMETER_NAMES = {"out.weight", "out.bias", "hidden.weight", "hidden.bias"}
 _METADATA_KEYS = {"format", "labels", "encoder", "decay", "join_weight", "listener_weight", "temperature"}
 
@@ -194,7 +194,7 @@ class TextEmotionVoter(EmotionVoter):
     name = "MiniLM head (ED-trained)"
     modality = "text"
     priority = 5
-    # The vote's weights were fitted together on ED's valid split (python -m e3rg_core.train_emotion reports
+    # The vote's weights were fitted together on ED's valid split (python -m e3rg_dev.train_emotion reports
     # them): this head 1, the word head 0.8, the situation voter 0.3. Face and voice voters keep 1 (unfitted).
     weight = 1.0
 

@@ -2,7 +2,7 @@
 
 Sentence embeddings follow the topic ("the report I spent a month writing" reads as an achievement); the words
 "took credit" do not. This head is a logistic regression over TF-IDF weighted words and word pairs, trained on the
-same EmpatheticDialogues train split as the embedding head (train_emotion.py; hyper-parameters chosen on valid).
+same EmpatheticDialogues train split as the embedding head (e3rg_dev/train_emotion.py; hyper-parameters chosen on valid).
 Its errors differ from the embedding head's, which is what makes a vote between the two worth having.
 
 The turn is read like the embedding head reads it: each speaker utterance's unit TF-IDF vector, weighted by
@@ -28,7 +28,9 @@ from .voting import probability_vote
 
 HEAD_FILE = Path(__file__).with_name("word_emotion_head.safetensors")
 FORMAT = "e3rg-word-emotion-head/1"
-REBUILD = "python -m e3rg_core.train_emotion --data /work/data/ed"
+# Both trained heads are rebuilt by one command (the developers' package, given a folder with ED's train.csv and
+# valid.csv); MODEL_CARD.md says where the data comes from.
+REBUILD = "python -m e3rg_dev.train_emotion --data <folder with EmpatheticDialogues' train.csv and valid.csv>"
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _METADATA_KEYS = {"format", "labels", "vocabulary", "decay", "listener_weight", "temperature"}
 

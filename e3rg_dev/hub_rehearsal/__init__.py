@@ -5,7 +5,7 @@ turn (text, voice clip, video clip) sent through gradio_client's /respond and ch
 engine; and app.py booted again with one repository removed, the turn checked to be answered with only that
 engine's stage on its lite counterpart and a notice naming the engine and why.
 
-    bash scripts/rehearse_full_tier.sh          (= .venv/bin/python -m e3rg_core.hub_rehearsal)
+    bash scripts/rehearse_full_tier.sh          (= .venv/bin/python -m e3rg_dev.hub_rehearsal)
 
 - tiny.py: the tiny configurations, and the local-folder checkpoint writers the tests and gpu_smoke use;
 - qwen_tokenizer.py: Qwen2.5 tokenizer files cut from a BPE that ships in a package;
@@ -30,7 +30,7 @@ DATA_FOLDER = "data"        # root/data: the app's data folder (avatars, DICE-Ta
 def rehearsal_environment(root: Path) -> dict[str, str]:
     """The variables under which the app and the loaders read only the rehearsal's files: the private hub cache
     (offline), and the rehearsal's own data folder."""
-    from ..settings import DATA_DIR_VARIABLE
+    from e3rg_core.settings import DATA_DIR_VARIABLE
     root = Path(root)
     return {"HF_HUB_CACHE": str(root / HUB_FOLDER), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
             "HF_HUB_DISABLE_TELEMETRY": "1", DATA_DIR_VARIABLE: str(root / DATA_FOLDER)}

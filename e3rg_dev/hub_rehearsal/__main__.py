@@ -1,4 +1,4 @@
-"""python -m e3rg_core.hub_rehearsal [--root DIR]: the full tier's hub rehearsal (see __init__.py). Its last
+"""python -m e3rg_dev.hub_rehearsal [--root DIR]: the full tier's hub rehearsal (see __init__.py). Its last
 output line is one JSON object, {"full_turn": {...}, "degraded_turn": {...}, "cache", "loaders", "seconds",
 "passed", "problems"}; it exits 1 when any step failed (the app's log, when the app failed, goes to stderr)."""
 from __future__ import annotations

@@ -45,7 +45,7 @@ def free_port() -> int:
 
 def app_environment(root: Path) -> dict[str, str]:
     """The rehearsal app's environment: the rehearsal's hub cache and data folder, the full tier on the CPU."""
-    from .. import settings
+    from e3rg_core import settings
     # a real Space's variables would change what the app does at start (ZeroGPU's emulation, Space set-up)
     environment = {key: value for key, value in os.environ.items()
                    if key not in (settings.ZERO_GPU_VARIABLE, settings.SPACE_VARIABLE)}
@@ -69,7 +69,7 @@ class RunningApp:
 
     @classmethod
     def start(cls, environment: dict[str, str], log: Path) -> RunningApp:
-        from ..settings import SERVER_NAME_VARIABLE, SERVER_PORT_VARIABLE
+        from e3rg_core.settings import SERVER_NAME_VARIABLE, SERVER_PORT_VARIABLE
         port = free_port()
         environment = {**environment, SERVER_NAME_VARIABLE: "127.0.0.1", SERVER_PORT_VARIABLE: str(port)}
         started = time.perf_counter()

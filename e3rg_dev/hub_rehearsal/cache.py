@@ -60,7 +60,7 @@ def staged_names(folder: Path) -> set[str]:
 
 
 def full_tier_hub_files() -> list[tuple[str, str | None]]:
-    from ..tiers.full import hub_files
+    from e3rg_core.tiers.full import hub_files
     return hub_files()
 
 

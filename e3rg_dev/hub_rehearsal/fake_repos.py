@@ -19,10 +19,10 @@ from pathlib import Path
 
 import torch
 
-from ..generation.dicetalk.checkpoints import DICETALK_REPO, SVD_REPO, WHISPER_REPO
-from ..generation.openvoice.checkpoints import V1_REPO
-from ..understanding.ola.loading import OLA_REPO, SPEECH_REPO
-from ..understanding.qwen_omni_voter import QWEN_OMNI_REPO
+from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO, SVD_REPO, WHISPER_REPO
+from e3rg_core.generation.openvoice.checkpoints import V1_REPO
+from e3rg_core.understanding.ola.loading import OLA_REPO, SPEECH_REPO
+from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO
 from .qwen_tokenizer import QWEN2_5_ADDED, QWEN2_5_OMNI_ADDED, small_bpe, write_qwen_tokenizer
 from .tiny import (LLM_WIDTH, OPENVOICE_DECODER, TINY_BEATS_CFG, TINY_OLA_LLM, TINY_WHISPER_DIMS,
                    tiny_openvoice_configs)
@@ -88,8 +88,8 @@ def ola_config_json(bpe) -> dict:
 
 def tiny_ola_state(seed: int) -> dict[str, torch.Tensor]:
     """The state dict of a random tiny Ola-Omni (LLM, OryxViT, projectors, both speech encoders)."""
-    from ..understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
-    from ..understanding.ola.model import OlaForCausalLM
+    from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
+    from e3rg_core.understanding.ola.model import OlaForCausalLM
     settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
     config = build_config({**settings, "vocab_size": TINY_VOCAB}, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
                           BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG),
@@ -137,7 +137,7 @@ def whisper_decoder_state(dims: dict, generator: torch.Generator) -> dict[str, t
 def write_ola_speech_encoders(folder: Path, seed: int) -> None:
     """large-v3.pt as OpenAI publishes Whisper ({'dims', 'model_state_dict'}, fp16, encoder and decoder) and the
     fine-tuned BEATs checkpoint ({'cfg', 'model', 'label_dict'}, fp32), both in the zip format."""
-    from ..understanding.ola.loading import BEATS_FILE, BEATS_PREFIX, WHISPER_FILE, WHISPER_PREFIX
+    from e3rg_core.understanding.ola.loading import BEATS_FILE, BEATS_PREFIX, WHISPER_FILE, WHISPER_PREFIX
     state = tiny_ola_state(seed)
     generator = torch.Generator().manual_seed(seed)
     whisper = {"encoder." + key.removeprefix(WHISPER_PREFIX): value.half()
@@ -247,10 +247,10 @@ def openvoice_configs() -> tuple[dict, dict]:
 def write_openvoice(folder: Path, seed: int) -> None:
     """V1: the EN base speaker and the converter (config.json + checkpoint.pth {'model': state dict}) and the
     base speaker's two tone colours (plain [1, gin, 1] tensors)."""
-    from ..generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
-    from ..generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
-    from ..generation.openvoice.converter import ToneColorConverterNet
-    from ..generation.openvoice.synthesizer import BaseSpeakerNet
+    from e3rg_core.generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
+    from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
+    from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
+    from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
     torch.manual_seed(seed)
     base_config, converter_config = openvoice_configs()
     base = BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config)).state_dict()
@@ -290,7 +290,7 @@ def write_svd(folder: Path, seed: int) -> None:
     from diffusers import AutoencoderKLTemporalDecoder
     from transformers import CLIPVisionConfig, CLIPVisionModelWithProjection
 
-    from ..generation.dicetalk.tiny import SVD_XT_SCHEDULER_CONFIG
+    from e3rg_core.generation.dicetalk.tiny import SVD_XT_SCHEDULER_CONFIG
     torch.manual_seed(seed)
     write_json(folder / "unet" / "config.json", svd_unet_config())
     write_json(folder / "scheduler" / "scheduler_config.json", {**SVD_SCHEDULER_CONFIG, **SVD_XT_SCHEDULER_CONFIG})
@@ -321,14 +321,14 @@ def write_dicetalk(folder: Path, seed: int) -> None:
     """DICE-Talk's four module checkpoints (plain state dicts) and RIFE's flownet.pkl (its state dict under the
     DataParallel 'module.' prefix, in the pre-zip format, which the loader must also read), sized as the loader
     sizes them from the SVD and whisper-tiny configs above."""
-    from ..generation.dicetalk.checkpoints import (AUDIO_PROJECTION_WEIGHTS, EMOTION_MODEL_WEIGHTS,
+    from e3rg_core.generation.dicetalk.checkpoints import (AUDIO_PROJECTION_WEIGHTS, EMOTION_MODEL_WEIGHTS,
                                                    INTERPOLATOR_WEIGHTS, POSE_GUIDER_WEIGHTS, UNET_WEIGHTS,
                                                    module_configs)
-    from ..generation.dicetalk.audio_projection import AudioProjection
-    from ..generation.dicetalk.emotion_model import EmotionModel
-    from ..generation.dicetalk.interpolation import FrameInterpolator
-    from ..generation.dicetalk.pose_guider import PoseGuider
-    from ..generation.dicetalk.unet import DiceTalkUNet
+    from e3rg_core.generation.dicetalk.audio_projection import AudioProjection
+    from e3rg_core.generation.dicetalk.emotion_model import EmotionModel
+    from e3rg_core.generation.dicetalk.interpolation import FrameInterpolator
+    from e3rg_core.generation.dicetalk.pose_guider import PoseGuider
+    from e3rg_core.generation.dicetalk.unet import DiceTalkUNet
     torch.manual_seed(seed)
     unet_config = svd_unet_config()
     configs = module_configs(unet_config, tiny_whisper_config())

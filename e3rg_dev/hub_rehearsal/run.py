@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..errors import describe
-from ..generation.dicetalk.checkpoints import DICETALK_REPO
+from e3rg_core.errors import describe
+from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO
 from . import DATA_FOLDER, HUB_FOLDER
 from .app_run import RehearsalError, RunningApp, TurnResult, app_environment, send_turn
 from .cache import repo_folder
@@ -58,7 +58,7 @@ def network_off() -> Iterator[None]:
 
 def write_emotion_priors(data_dir: Path, seed: int = 0) -> Path:
     """Random DICE-Talk emotion priors, installed where the app's data folder keeps the official ones."""
-    from ..generation.dicetalk.emotion_priors import PRIOR_DIM, SHA256, store_emotion_priors
+    from e3rg_core.generation.dicetalk.emotion_priors import PRIOR_DIM, SHA256, store_emotion_priors
     rng = np.random.default_rng(seed)
     return store_emotion_priors({name: rng.standard_normal(PRIOR_DIM) for name in SHA256}, data_dir)
 
@@ -85,7 +85,7 @@ def check_loaders(root: Path, device: str = "cpu") -> dict[str, dict]:
     """Load every full engine from root's files with the full tier's own loaders (tiers.full.LOADERS), each on
     its own: engine name -> {"engine": class, "name": the engine's own name, if it has one, "seconds": load time,
     "linear4bit": quantised layers}, or {"error": "<what>: <why>"} for one that did not load."""
-    from ..tiers.full import LOADERS
+    from e3rg_core.tiers.full import LOADERS
     require_rehearsal_environment(root)
     results = {}
     with network_off():
@@ -131,16 +131,16 @@ class Serving:
 
 def full_serving(loaders: dict[str, dict]) -> Serving:
     """The full engines' names, from their classes (OpenVoice names itself by its converter, once loaded)."""
-    from ..generation.dicetalk import DiceTalkVideoEngine
-    from ..understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter
-    from ..understanding.qwen_omni_voter import QwenOmniVoter
+    from e3rg_core.generation.dicetalk import DiceTalkVideoEngine
+    from e3rg_core.understanding.ola.engine import OlaEmotionVoter, OlaReplyWriter
+    from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
     return Serving((OlaEmotionVoter.name, QwenOmniVoter.name), OlaReplyWriter.name,
                    loaders.get("OpenVoice", {}).get("name"), DiceTalkVideoEngine.name)
 
 
 def removed_engine() -> str:
     """The page name of the engine REMOVED_REPO holds (as tiers.full names it in its notices)."""
-    from ..tiers.full import LOADERS
+    from e3rg_core.tiers.full import LOADERS
     return next(name for attribute, name, _ in LOADERS if attribute == REMOVED_ENGINE_ATTRIBUTE)
 
 
@@ -206,7 +206,7 @@ def full_turn(root: Path, expected: Serving) -> tuple[dict, list[str]]:
 def degraded_turn(root: Path, expected: Serving) -> tuple[dict, list[str]]:
     """The turn with REMOVED_REPO gone from the cache: answered, only its engine's stage on the lite engine, and a
     notice naming the engine and why it is missing."""
-    from ..generation.lite_video import LiteTalkingPortrait
+    from e3rg_core.generation.lite_video import LiteTalkingPortrait
     shutil.rmtree(repo_folder(Path(root) / HUB_FOLDER, REMOVED_REPO))
     turn, boot_seconds = boot_and_turn(root, "degraded")
     problems = served_problems(turn, replace(expected, video=LiteTalkingPortrait.name))

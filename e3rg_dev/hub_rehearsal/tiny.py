@@ -92,9 +92,9 @@ def write_tiny_ola(folder: Path, seed: int = 0):
     """A random tiny Ola-Omni in the published layouts: config.json + safetensors + tokenizer as in
     THUdyh/Ola-7b, Whisper's {"dims", "model_state_dict"} and BEATs' {"cfg", "model"} .pt files."""
     from safetensors.torch import save_file
-    from ..understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
-    from ..understanding.ola.loading import SPEECH_PREFIX, OlaFiles
-    from ..understanding.ola.model import OlaForCausalLM
+    from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
+    from e3rg_core.understanding.ola.loading import SPEECH_PREFIX, OlaFiles
+    from e3rg_core.understanding.ola.model import OlaForCausalLM
     torch.manual_seed(seed)
     settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
     config = build_config(settings, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
@@ -126,8 +126,8 @@ OPENVOICE_SPECTROGRAM = {"sampling_rate": 22_050, "filter_length": 128, "hop_len
 
 def tiny_openvoice_configs() -> tuple[dict, dict]:
     """The config.json contents of a tiny V1 base speaker and a tiny V1 converter."""
-    from ..emotions import OPENVOICE_STYLES
-    from ..generation.openvoice.text import SYMBOLS
+    from e3rg_core.emotions import OPENVOICE_STYLES
+    from e3rg_core.generation.openvoice.text import SYMBOLS
     base_config = {"data": {"text_cleaners": ["cjke_cleaners2"], "add_blank": True, "n_speakers": 10,
                             **OPENVOICE_SPECTROGRAM},
                    "model": {"inter_channels": 8, "hidden_channels": 16, "filter_channels": 32, "n_heads": 2,
@@ -141,10 +141,10 @@ def tiny_openvoice_configs() -> tuple[dict, dict]:
 
 def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
     """Random tiny OpenVoice V1 files laid out as root/<repo_id>/<filename> (checkpoint.pth = {'model': ...})."""
-    from ..generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
-    from ..generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
-    from ..generation.openvoice.converter import ToneColorConverterNet
-    from ..generation.openvoice.synthesizer import BaseSpeakerNet
+    from e3rg_core.generation.openvoice.checkpoints import CONVERTER_FILES, EN_BASE_SPEAKER_FILES
+    from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
+    from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
+    from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
     torch.manual_seed(seed)
     base_config, converter_config = tiny_openvoice_configs()
     base = BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config))

@@ -14,7 +14,7 @@ from e3rg_core.generation.dicetalk.tiny import TINY_SHORT_SIDE, tiny_pipeline
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
 from e3rg_core.generation.openvoice import OpenVoiceSpeechEngine
-from e3rg_core.hub_rehearsal.tiny import write_tiny_openvoice
+from e3rg_dev.hub_rehearsal.tiny import write_tiny_openvoice
 from e3rg_core.media import write_wav
 from e3rg_core.memory.avatars import AvatarStore
 

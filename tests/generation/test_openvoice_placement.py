@@ -9,7 +9,7 @@ from e3rg_core.generation.openvoice.converter import ToneColorConverter, ToneCol
 from e3rg_core.generation.openvoice.modules import fold_weight_norm, sequence_mask
 from e3rg_core.generation.openvoice.synthesizer import (NOISE_SCALE_W, BaseSpeakerNet, BaseSpeakerTTS,
                                                         monotonic_alignment)
-from e3rg_core.hub_rehearsal import tiny
+from e3rg_dev.hub_rehearsal import tiny
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 

@@ -5,7 +5,7 @@ from support.gpu_calls import GpuFunctionsMade
 
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.generation.lite_video import LiteTalkingPortrait
-from e3rg_core.hub_rehearsal import tiny
+from e3rg_dev.hub_rehearsal import tiny
 from e3rg_core.tiers.full import FullEngines
 from e3rg_core.understanding.ola.engine import OlaRuntime
 from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter

@@ -3,7 +3,7 @@ import pytest
 import torch
 from support.meta_device import META, CudaRules, meta, placed
 
-from e3rg_core.hub_rehearsal import tiny
+from e3rg_dev.hub_rehearsal import tiny
 from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
 from e3rg_core.understanding.ola.model import OlaForCausalLM
 

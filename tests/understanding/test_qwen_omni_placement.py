@@ -6,7 +6,7 @@ import torch
 from support.meta_device import META, CudaRules, placed
 
 from e3rg_core.contracts import AudioClip, UnderstandingRequest, Utterance, VideoClip
-from e3rg_core.hub_rehearsal import tiny
+from e3rg_dev.hub_rehearsal import tiny
 from e3rg_core.understanding.qwen_omni_voter import QwenOmniVoter
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")

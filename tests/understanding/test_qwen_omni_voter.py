@@ -12,7 +12,7 @@ from support.placements import assert_every_weight_placed_in_the_calling_thread
 from e3rg_core.contracts import AudioClip, UnderstandingRequest, Utterance, VideoClip
 from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.errors import CheckpointMismatchError, EngineUnavailableError
-from e3rg_core.hub_rehearsal import tiny
+from e3rg_dev.hub_rehearsal import tiny
 from e3rg_core.understanding.prompts import parse_emotion
 from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO, VOTE_FRAMES, QwenOmniVoter
 

@@ -1,4 +1,4 @@
-"""The full tier's hub rehearsal (e3rg_core.hub_rehearsal): a private hub cache in huggingface_hub's own layout,
+"""The full tier's hub rehearsal (e3rg_dev.hub_rehearsal): a private hub cache in huggingface_hub's own layout,
 holding exactly the files hub_files() lists, written like the official ones; every full engine loads from it
 with its own loader, offline; a missing file leaves only its engine unavailable, with the reason; and
 scripts/rehearse_full_tier.sh boots the app on it, serves a turn with every full engine, then without DICE-Talk."""
@@ -22,10 +22,10 @@ from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO, module_conf
 from e3rg_core.generation.dicetalk.emotion_model import EmotionModelConfig
 from e3rg_core.generation.dicetalk.pose_guider import PoseGuiderConfig
 from e3rg_core.generation.openvoice.checkpoints import V1_REPO
-from e3rg_core.hub_rehearsal import fake_repos, rehearsal_environment
-from e3rg_core.hub_rehearsal.app_run import TurnResult
-from e3rg_core.hub_rehearsal.cache import FakeHubError, build_cache, repo_folder
-from e3rg_core.hub_rehearsal.run import (Serving, fallbacks, missing_engine_notice, network_off,
+from e3rg_dev.hub_rehearsal import fake_repos, rehearsal_environment
+from e3rg_dev.hub_rehearsal.app_run import TurnResult
+from e3rg_dev.hub_rehearsal.cache import FakeHubError, build_cache, repo_folder
+from e3rg_dev.hub_rehearsal.run import (Serving, fallbacks, missing_engine_notice, network_off,
                                          served_problems)
 from e3rg_core.tiers.full import hub_files
 from e3rg_core.understanding.ola.loading import (BEATS_FILE, OLA_REPO, SPEECH_REPO, WHISPER_FILE, OlaFiles,
@@ -45,8 +45,8 @@ def rehearse(root: Path, files: list | None, priors: bool = True) -> dict:
     code = f"""
 import json, sys
 from pathlib import Path
-from e3rg_core.hub_rehearsal.cache import timed_build
-from e3rg_core.hub_rehearsal.run import check_loaders, write_emotion_priors
+from e3rg_dev.hub_rehearsal.cache import timed_build
+from e3rg_dev.hub_rehearsal.run import check_loaders, write_emotion_priors
 root = Path(sys.argv[1])
 files = json.loads(sys.argv[2])
 cache = timed_build(root / "hub", None if files is None else [tuple(file) for file in files])
