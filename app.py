@@ -1,6 +1,7 @@
 """E3RG — explicit emotion-driven empathetic response generation, as a Gradio Space.
 
-This file only places the page's parts (e3rg_core.page) and wires their events to e3rg_core.views.
+This file loads the engines (serving.load_engines), places the page's parts (e3rg_core.page) and wires their
+events to e3rg_core.views.
 """
 import spaces  # noqa: F401  (first: on ZeroGPU it must patch torch before anything imports it)
 
@@ -15,8 +16,10 @@ from e3rg_core.space_setup import install_model_file_packages
 if settings.on_space():     # before any engine loads: the lite tier's model files come in these packages
     install_model_file_packages()
 
-from e3rg_core import views  # noqa: E402  (loads the engines when the full tier is wanted)
+from e3rg_core import serving, views  # noqa: E402
+from e3rg_core.display import HISTORY_HEADERS, VOTES_HEADERS, engines_note  # noqa: E402
 from e3rg_core.memory.avatars import DEFAULT_AVATAR  # noqa: E402
+from e3rg_core.request_files import forget_session_dir  # noqa: E402
 
 EXAMPLES = Path(__file__).parent / "examples"
 INTRO = """# E3RG · empathetic avatar replies
@@ -24,25 +27,29 @@ Tell the listener how your day went — by **text, voice or video**. E3RG votes 
 conditioned on it, and a listener avatar **speaks** it in its own voice with a matching **talking face**.
 [Paper](https://arxiv.org/abs/2508.12854) · Top-1 at the ACM MM'25 Avatar-based Multimodal Empathy Challenge.
 """
-views.start()
-SUPPORTED = views.supported_settings()
+# ZeroGPU needs the GPU models and the GPU function before launch; the lite engines load while the page comes up.
+FULL_TIER = serving.full_tier_wanted()
+if FULL_TIER:
+    serving.load_engines()
+SUPPORTED = serving.supported_settings()
 
 with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     gr.Markdown(INTRO)
-    gr.Markdown(views.tier_note())
+    gr.Markdown(engines_note(serving.runner() if FULL_TIER else None))
     session_avatars = gr.State({})
-    session_dir = gr.State(None, delete_callback=views.forget_session_dir)
+    session_dir = gr.State(None, delete_callback=forget_session_dir)
     last_turn = gr.State(None)
     dialogue = gr.State([])         # the dialogue so far, as rows of role, utterance
     with gr.Row(equal_height=False):
         with gr.Column(scale=5):
-            talk = page.conversation(views.HISTORY_HEADERS)
-            turn = page.turn_inputs(views.AVATARS.names(), DEFAULT_AVATAR, views.DEFAULT_SETTINGS, SUPPORTED)
+            talk = page.conversation(HISTORY_HEADERS)
+            turn = page.turn_inputs(serving.AVATARS.names(), DEFAULT_AVATAR, serving.DEFAULT_SETTINGS,
+                                   SUPPORTED)
             mine = page.own_avatar()
-            controls = page.advanced(views.DEFAULT_SETTINGS, SUPPORTED)
+            controls = page.advanced(serving.DEFAULT_SETTINGS, SUPPORTED)
         with gr.Column(scale=6):
             latest = page.latest_reply()
-            detail = page.detail_tabs(views.VOTES_HEADERS)
+            detail = page.detail_tabs(VOTES_HEADERS)
             with gr.Accordion("Avatar preview", open=False):
                 preview = [gr.Image(interactive=False, height=200, show_label=False),
                            gr.Audio(interactive=False, type="filepath", show_label=False)]
@@ -57,9 +64,9 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                       concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
     turn.text.submit(views.respond_ui, inputs, outputs, api_name="respond_stream_text",
                      concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
-    # The chart follows the table, so a replayed example (which cannot carry a plot value) draws it too.
-    detail.votes.change(views.chart_votes, detail.votes, detail.votes_plot, api_visibility="private",
-                        show_progress="hidden")
+    # The chart follows the vote's tally, so a replayed example (which cannot carry a plot value) draws it too.
+    detail.vote_tally.change(views.chart_votes, detail.vote_tally, detail.votes_plot, api_visibility="private",
+                             show_progress="hidden")
     turn.clear.add([turn.text, turn.audio, turn.video, *example_outputs])
     talk.new_conversation.click(lambda: ([], [], []), None, [dialogue, talk.history, talk.chat],
                                 api_name="new_conversation", api_visibility="undocumented")
@@ -99,6 +106,6 @@ demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=setting
 LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True, "css": page.CSS}
 
 if __name__ == "__main__":
-    threading.Thread(target=views.runner, daemon=True).start()   # load the engines while the page comes up
+    threading.Thread(target=serving.load_engines, daemon=True).start()
     server_name, server_port = settings.server_address()
     demo.launch(server_name=server_name, server_port=server_port, **LAUNCH_OPTIONS)

@@ -46,6 +46,32 @@ def parse_history(items: Any, where: str = "history") -> tuple[Utterance, ...]:
     return tuple(utterances)
 
 
+
+def history_from_rows(rows: Any) -> tuple[Utterance, ...]:
+    """The page's dialogue as rows of role, utterance (a list of lists or a DataFrame; blank rows ignored)."""
+    if rows is None:
+        return ()
+    if hasattr(rows, "values") and hasattr(rows, "columns"):
+        rows = rows.values.tolist()
+    items = [{"role": str(role or "").strip() or "speaker", "utterance": str(text or "").strip()}
+             for role, text, *_ in rows if str(text or "").strip()]
+    return parse_history(items, "dialogue so far")
+
+
+def history_from_json_text(text: str | None) -> tuple[Utterance, ...]:
+    """The API's history_json: a JSON list of {role, utterance}; empty means a new conversation."""
+    if not text or not text.strip():
+        return ()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DialogueFormatError(f"history_json is not valid JSON: {error}.") from None
+    return parse_history(data, "history_json")
+
+
+def rows_from_history(history: tuple[Utterance, ...]) -> list[list[str]]:
+    return [[u.role, u.utterance] for u in history]
+
 def _parse_profile(obj: Any, where: str) -> Profile:
     if obj is None:
         return Profile()

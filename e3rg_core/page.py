@@ -118,6 +118,7 @@ def detail_tabs(votes_headers: list[str]) -> SimpleNamespace:
             headline = gr.Markdown("_Give a turn and press Respond._", elem_id="emotion-headline")
             votes = gr.Dataframe(headers=votes_headers, interactive=False, label="Votes", wrap=True, elem_id="votes",
                                  column_widths=["18%", "15%", "16%", "10%", "23%", "18%"])
+            vote_tally = gr.JSON(visible=False)     # the chart's data, which cached examples replay
             votes_plot = gr.BarPlot(x="emotion", y="weight", label="Vote weight per emotion", height=220,
                                     y_lim=[0, None], sort="-y", elem_id="votes-plot")
             emotion_engine = gr.Markdown()
@@ -131,7 +132,7 @@ def detail_tabs(votes_headers: list[str]) -> SimpleNamespace:
             reply_video = gr.Video(label="Talking avatar", interactive=False, height=360, elem_id="reply-video")
             video_engine = gr.Markdown()
     bundle = gr.File(label="Download bundle (JSON, wav, mp4, subtitles)", interactive=False, elem_id="bundle")
-    return SimpleNamespace(headline=headline, votes=votes, votes_plot=votes_plot, emotion_engine=emotion_engine,
-                           reply_text=reply_text, text_engine=text_engine, reply_audio=reply_audio,
+    return SimpleNamespace(headline=headline, votes=votes, vote_tally=vote_tally, votes_plot=votes_plot,
+                           emotion_engine=emotion_engine, reply_text=reply_text, text_engine=text_engine, reply_audio=reply_audio,
                            speech_engine=speech_engine, reply_video=reply_video, video_engine=video_engine,
                            bundle=bundle)

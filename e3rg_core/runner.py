@@ -41,12 +41,16 @@ from .understanding.voting import decide
 log = logging.getLogger(__name__)
 
 
-class Stage(Enum):
-    """E3RG's stages in the order a turn runs them; the value names the output each makes."""
-    UNDERSTAND = "emotion"      # the voters vote and the vote decides
-    WRITE = "text"              # the reply, conditioned on the voted emotion
-    SPEAK = "speech"            # the reply in the avatar's voice
-    ANIMATE = "video"           # the avatar's portrait speaking it
+class Stage(str, Enum):
+    """E3RG's stages in the order a turn runs them, each named by the output it makes; a stage is its name, so
+    reply.engines["speech"] and reply.engines[Stage.SPEECH] are one entry."""
+    EMOTION = "emotion"         # understanding: the voters vote and the vote decides
+    TEXT = "text"               # the reply, conditioned on the voted emotion
+    SPEECH = "speech"           # the reply in the avatar's voice
+    VIDEO = "video"             # the avatar's portrait speaking it
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ class Reply:
 
     def missing(self) -> str:
         """What is still to be made, in words: 'reply, speech and video'."""
-        names = {Stage.UNDERSTAND: "emotion vote", Stage.WRITE: "reply"}
+        names = {Stage.EMOTION: "emotion vote", Stage.TEXT: "reply"}
         parts = [names.get(stage, stage.value) for stage in Stage if stage not in self.finished] or ["nothing"]
         return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
@@ -104,7 +108,8 @@ class Reply:
             "mp4": self.mp4_path.name if self.mp4_path else None,
             "subtitles": [path.name for path in self.subtitles],
             "self_check": asdict(self.self_check) if self.self_check else None,
-            "engines": dict(self.engines), "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+            "engines": {str(k): v for k, v in self.engines.items()},
+            "seconds": {str(k): round(v, 3) for k, v in self.seconds.items()},
             "notices": list(self.notices),
         }
 
@@ -260,7 +265,7 @@ def animate(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None)
     if fit_video is not None:
         fitted = fit_video(job.speech, settings)
         if isinstance(fitted, str):
-            yield HandedOver(Stage.ANIMATE, fitted)
+            yield HandedOver(Stage.VIDEO, fitted)
             return
         if fitted != settings:
             notices = (f"The video was rendered with {fitted.video_steps} denoising steps instead of "
@@ -271,7 +276,7 @@ def animate(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None)
 
 
 STAGE_FUNCTIONS: Mapping[Stage, Callable[[TurnJob, EngineSet, VideoFit | None], Iterator[Event]]] = {
-    Stage.UNDERSTAND: understand, Stage.WRITE: write, Stage.SPEAK: speak, Stage.ANIMATE: animate}
+    Stage.EMOTION: understand, Stage.TEXT: write, Stage.SPEECH: speak, Stage.VIDEO: animate}
 
 
 def run_stage(stage: Stage, job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
@@ -291,8 +296,8 @@ def advance(job: TurnJob, event: Event) -> TurnJob:
 
 def finishes(event: Event) -> Stage | None:
     """The stage an event completes, if it completes one."""
-    return {EmotionVoted: Stage.UNDERSTAND, ReplyWritten: Stage.WRITE, SpeechMade: Stage.SPEAK,
-            Animated: Stage.ANIMATE, FramesStored: Stage.ANIMATE}.get(type(event))
+    return {EmotionVoted: Stage.EMOTION, ReplyWritten: Stage.TEXT, SpeechMade: Stage.SPEECH,
+            Animated: Stage.VIDEO, FramesStored: Stage.VIDEO}.get(type(event))
 
 
 # -- tiers -----------------------------------------------------------------------------------------------------
@@ -324,7 +329,7 @@ class TurnRunner:
     @property
     def supported_settings(self) -> frozenset[str]:
         """The generation settings that an engine serving this runner honours."""
-        chosen_here = {"diffusion_video"} if Stage.ANIMATE in self.tier.gpu_stages else set()
+        chosen_here = {"diffusion_video"} if Stage.VIDEO in self.tier.gpu_stages else set()
         return frozenset(chosen_here) | self.tier.supported_settings() | self.lite.supported_settings()
 
     def respond(self, request: ResponseRequest, workdir: Path, avatar: Avatar | None = None) -> Iterator[Reply]:
@@ -377,8 +382,8 @@ class TurnRunner:
         chosen = EmotionResult(emotion, coarse_of(emotion), (), "chosen to compare")
         job = TurnJob(None, avatar, avatar.portrait(), settings, workdir, emotion=chosen, text=text)
         reply = Reply(emotion=chosen, expression=job.expression.name, text=text, avatar=avatar.name,
-                      finished=[Stage.UNDERSTAND, Stage.WRITE])
-        rendering = (Stage.SPEAK, Stage.ANIMATE)
+                      finished=[Stage.EMOTION, Stage.TEXT])
+        rendering = (Stage.SPEECH, Stage.VIDEO)
         on_gpu = () if lite_only else tuple(stage for stage in self._gpu_stages(settings) if stage in rendering)
         if on_gpu:
             job = _drain(self._run_on_gpu(on_gpu, job, reply))
@@ -413,13 +418,13 @@ class TurnRunner:
         if self.tier.gpu_call is None:
             return ()
         # Without the diffusion talking head the call ends after the speech; the lite portrait animates it.
-        return tuple(stage for stage in self.tier.gpu_stages if settings.diffusion_video or stage is not Stage.ANIMATE)
+        return tuple(stage for stage in self.tier.gpu_stages if settings.diffusion_video or stage is not Stage.VIDEO)
 
     # -- run -------------------------------------------------------------------------------------------------
     def _run_here(self, stage: Stage, job: TurnJob, reply: Reply) -> Iterator[Reply]:
         """One stage in this process, on the lite engines (the tier's own when it has no GPU call)."""
         engines = self.lite.engines
-        if stage is Stage.UNDERSTAND and job.cast_votes is not None:
+        if stage is Stage.EMOTION and job.cast_votes is not None:
             engines = replace(engines, voters=[])      # the lite voters have voted already
         for event in run_stage(stage, job, engines):
             job = advance(job, event)
@@ -466,19 +471,19 @@ class TurnRunner:
             reply.notices.append(event.text)
             return
         if isinstance(event, EmotionVoted):
-            reply.emotion, reply.engines[Stage.UNDERSTAND.value] = event.emotion, event.emotion.voted_by
+            reply.emotion, reply.engines[Stage.EMOTION] = event.emotion, event.emotion.voted_by
             reply.expression = replace(job, emotion=event.emotion).expression.name
-            reply.seconds[Stage.UNDERSTAND.value] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
+            reply.seconds[Stage.EMOTION] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, ReplySoFar):
             reply.text, reply.writing = event.text, True
         elif isinstance(event, ReplyWritten):
-            reply.text, reply.writing, reply.engines[Stage.WRITE.value] = event.text, False, event.writer
-            reply.seconds[Stage.WRITE.value] = event.seconds
+            reply.text, reply.writing, reply.engines[Stage.TEXT] = event.text, False, event.writer
+            reply.seconds[Stage.TEXT] = event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, SpeechMade):
-            reply.wav_path, reply.engines[Stage.SPEAK.value] = event.wav_path, event.speech.engine
-            reply.seconds[Stage.SPEAK.value] = event.seconds
+            reply.wav_path, reply.engines[Stage.SPEECH] = event.wav_path, event.speech.engine
+            reply.seconds[Stage.SPEECH] = event.seconds
             cues = timed_cues(reply.text, event.speech.seconds)
             reply.subtitles = (write_vtt(cues, job.workdir / "reply.vtt"), write_srt(cues, job.workdir / "reply.srt"))
         elif isinstance(event, (Animated, FramesStored)):
@@ -507,8 +512,8 @@ class TurnRunner:
                 return False
             finally:
                 event.path.unlink(missing_ok=True)
-        reply.mp4_path, reply.engines[Stage.ANIMATE.value] = rendered.path, rendered.engine
-        reply.seconds[Stage.ANIMATE.value] = event.seconds + time.perf_counter() - started
+        reply.mp4_path, reply.engines[Stage.VIDEO] = rendered.path, rendered.engine
+        reply.seconds[Stage.VIDEO] = event.seconds + time.perf_counter() - started
         reply.notices.extend(event.notices)
         return True
 

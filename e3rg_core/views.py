@@ -1,155 +1,29 @@
-"""The Space's views: UI and API values in, a turn through the runner, and what every output shows.
+"""The page's and the API's handlers: UI and API values in, a turn through the runner, and every output's value.
 
 app.py lays out the page and wires these functions to it. Nothing here holds request state between calls: each
-request gets its own folder, each browser session its own uploaded avatars (in gr.State).
+request gets its own folder (request_files), each browser session its own uploaded avatars (in gr.State).
 """
 from __future__ import annotations
 
-import json
-import shutil
-import tempfile
-import threading
-import time
-import zipfile
 from collections.abc import Iterator
-from functools import lru_cache
-from pathlib import Path
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import gradio as gr
 import pandas as pd
 
-from .contracts import GenerationSettings, Profile, Utterance, Vote
-from .dialogue import load_dialogue_so_far, parse_history
-from .emotions import EXPRESSION_MODES, FINE_LABELS, coarse_of
+from .contracts import GenerationSettings, Profile, Utterance
+from .dialogue import history_from_json_text, history_from_rows, load_dialogue_so_far, rows_from_history
+from .display import (CHART_COLUMNS, chat_messages, compare_note, emotion_json, engine_line, headline,
+                      rendering_engines, vote_tally, votes_table)
+from .emotions import EXPRESSION_MODES
 from .errors import DialogueFormatError, InputError
-from .memory.avatars import DEFAULT_AVATAR, Avatar, AvatarStore
+from .memory.avatars import DEFAULT_AVATAR, Avatar
+from .request_files import new_request_dir, new_session_dir, write_bundle
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
-from .settings import REQUEST_FILES_TTL_SECONDS
+from .serving import AVATARS, DEFAULT_SETTINGS, runner
 from .subtitles import burn_captions, read_vtt
-from .understanding.voting import tally
-
-REQUEST_ROOT = Path(tempfile.gettempdir()) / "e3rg-requests"
-HISTORY_HEADERS = ["role", "utterance"]
-
-
-def new_request_dir() -> Path:
-    """A fresh folder for one request's files; folders older than two hours are swept on the way."""
-    REQUEST_ROOT.mkdir(parents=True, exist_ok=True)
-    cutoff = time.time() - REQUEST_FILES_TTL_SECONDS
-    for old in REQUEST_ROOT.iterdir():
-        if old.is_dir() and old.stat().st_mtime < cutoff:
-            shutil.rmtree(old, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix="req-", dir=REQUEST_ROOT))
-
-
-def history_from_rows(rows: Any) -> tuple[Utterance, ...]:
-    """The dialogue's rows of role, utterance (the editable table's, kept in the session; blank rows ignored) as
-    utterances."""
-    if rows is None:
-        return ()
-    if hasattr(rows, "values") and hasattr(rows, "columns"):
-        rows = rows.values.tolist()
-    items = [{"role": str(role or "").strip() or "speaker", "utterance": str(text or "").strip()}
-             for role, text, *_ in rows if str(text or "").strip()]
-    return parse_history(items, "dialogue so far")
-
-
-def history_from_json_text(text: str | None) -> tuple[Utterance, ...]:
-    """The API's history_json: a JSON list of {role, utterance}; empty means a new conversation."""
-    if not text or not text.strip():
-        return ()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise DialogueFormatError(f"history_json is not valid JSON: {error}.") from None
-    return parse_history(data, "history_json")
-
-
-def rows_from_history(history: tuple[Utterance, ...]) -> list[list[str]]:
-    return [[u.role, u.utterance] for u in history]
-
-
-def rows_from_file(path: str | None) -> list[list[str]]:
-    """An uploaded {role, utterance} list or AvaMERG file (its first conversation's last turn), as table rows."""
-    if not path:
-        raise DialogueFormatError("No dialogue file was given.")
-    history, _, _ = load_dialogue_so_far(path)
-    return rows_from_history(history)
-
-
-def create_session_avatar(store: AvatarStore, session_root: Path, name: str, portrait: str | None,
-                          voice: str | None, age: str | None, gender: str | None, timbre: str | None) -> Avatar:
-    """An avatar that lives only in this browser session's folder."""
-    profile = Profile(age=age or None, gender=gender or None, timbre=timbre or None)
-    return store.create(name.strip(), portrait, voice, profile, root=session_root, source="uploaded in this session")
-
-
-VOTES_HEADERS = ["voter", "label · coarse", "confidence", "weight", "top 3", "evidence"]
-
-
-def _top_cell(top) -> str:
-    return ", ".join(f"{label} {probability:.2f}" for label, probability in top)
-
-
-def _top_of_cell(cell: str) -> tuple[tuple[str, float], ...]:
-    """_top_cell read back (the chart is drawn from the table alone, see votes_chart)."""
-    pairs = (item.rsplit(" ", 1) for item in (cell or "").split(", ") if item)
-    return tuple((label, float(probability)) for label, probability in pairs)
-
-
-def votes_table(reply: Reply) -> list[list[Any]]:
-    """One row per vote: the voter (and what it read), the label it chose and that label's coarse class, how sure
-    it was (a probability, 0-1, where it has one), its say in the vote, its three best labels, and what else it
-    said (its raw answer, where that is more than its top 3)."""
-    return [[f"{v.voter} ({v.modality})", f"{v.label} · {coarse_of(v.label)}",
-             "" if v.confidence is None else round(float(v.confidence), 2), round(float(v.weight), 2),
-             _top_cell(v.top[:3]), "" if v.raw == _top_cell(v.top) else v.raw]
-            for v in (reply.emotion.votes if reply.emotion else ())]
-
-
-def votes_chart(table: list[list[Any]]) -> list[dict[str, Any]]:
-    """The weight each fine label got in the vote (voting.tally: each voter's weight spread over its top labels'
-    probabilities), read from the rows of votes_table: the chart is a view of the table, so that a replayed example,
-    which can carry the table but no plot, draws it too."""
-    columns = {name: VOTES_HEADERS.index(name) for name in ("label · coarse", "confidence", "weight", "top 3")}
-    votes = [Vote(voter="", modality="", label=str(row[columns["label · coarse"]]).split(" · ")[0],
-                  confidence=None if row[columns["confidence"]] in ("", None) else float(row[columns["confidence"]]),
-                  top=_top_of_cell(row[columns["top 3"]]), weight=float(row[columns["weight"]] or 0))
-             for row in table]
-    totals = tally(votes)
-    return [{"emotion": name, "weight": round(totals[name], 2)} for name in FINE_LABELS if totals.get(name)]
-
-
-def chart_votes(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(votes_chart(table.values.tolist()), columns=["emotion", "weight"])
-
-
-def warnings_markdown(notices) -> str:
-    """Notices as the page's warning lines, each its own quoted paragraph."""
-    return "".join(f"\n\n> ⚠️ {notice}" for notice in notices)
-
-
-def engine_line(reply: Reply, *stages: str) -> str:
-    """'Engine: … · 0.42 s' for the stages one tab shows."""
-    parts = []
-    for stage in stages:
-        if stage in reply.engines:
-            seconds = reply.seconds.get(stage)
-            parts.append(f"**{stage}**: {reply.engines[stage]}" + (f" · {seconds:.2f} s" if seconds else ""))
-    return " — ".join(parts) or "_waiting…_"
-
-
-def write_bundle(reply: Reply, workdir: Path) -> Path:
-    """One zip to share: reply.json (dialogue, votes, reply, engines, timings, self-check), reply.wav, reply.mp4
-    and the subtitles."""
-    bundle = workdir / "e3rg_reply.zip"
-    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in (reply.write_json(workdir), reply.wav_path, reply.mp4_path, *reply.subtitles):
-            if path is not None and path.is_file():
-                archive.write(path, path.name)
-    return bundle
 
 
 def run_turn(runner: TurnRunner, history: tuple[Utterance, ...], text: str | None, audio: str | None,
@@ -164,70 +38,6 @@ def run_turn(runner: TurnRunner, history: tuple[Utterance, ...], text: str | Non
         yield reply, workdir
 
 
-def emotion_json(reply: Reply) -> dict[str, Any]:
-    data = reply.to_json()
-    return {key: data[key] for key in ("emotion", "expression", "engines", "seconds", "heard_text", "notices",
-                                       "self_check")}
-
-
-
-# -- serving ---------------------------------------------------------------------------------------------------
-AVATARS = AvatarStore()
-DEFAULT_SETTINGS = GenerationSettings(seed=0)
-_runner_lock = threading.Lock()
-
-
-@lru_cache(maxsize=1)
-def _select_runner() -> TurnRunner:
-    from .tiers import select_runner
-    return select_runner(AVATARS)
-
-
-def runner() -> TurnRunner:
-    """The runner serving requests, built on first use (the lite engines load in a few seconds)."""
-    with _runner_lock:
-        return _select_runner()
-
-
-def full_tier_wanted() -> bool:
-    """Whether the full tier was asked for; importing tiers.full loads its engines."""
-    from .tiers.full import FULL_ENGINES
-    return FULL_ENGINES is not None
-
-
-def start() -> None:
-    """At import of the app: ZeroGPU must find the GPU function, and the GPU models loaded, before launch."""
-    if full_tier_wanted():
-        runner()
-
-
-def supported_settings() -> frozenset[str]:
-    if full_tier_wanted():
-        return runner().supported_settings
-    from .tiers.lite import lite_supported_settings
-    return lite_supported_settings()
-
-
-def tier_note() -> str:
-    return engines_note(runner() if full_tier_wanted() else None)
-
-
-def engines_note(serving: TurnRunner | None) -> str:
-    """The page's line on which engines serve; for the full tier each engine by name, and any that is missing
-    with why (serving is None when only the lite tier was wanted, which then need not load to be described)."""
-    if serving is None:
-        return ("Engines: **lite** (CPU, offline models shipped in Python packages). Each tab names the engine that "
-                "made its output.")
-    tier, warnings = serving.tier, warnings_markdown(serving.tier.notices)
-    if tier.name != "full":
-        return "Engines: **lite** (CPU, offline models shipped in Python packages)." + warnings
-    engines = tier.engines
-    voters = ", ".join(voter.name for voter in engines.voters) or "the lite voters only"
-    return (f"Engines: **full** (GPU) — emotion vote: {voters}; reply: {engines.writer.name}; speech: "
-            f"{engines.speech.name}; video: {engines.video.name}; the lite CPU engines stand behind it." + warnings)
-
-
-# -- the page's events -----------------------------------------------------------------------------------------
 def check_expression_mode(mode: str | None) -> str:
     mode = (mode or "listener").strip().lower()
     if mode not in EXPRESSION_MODES:
@@ -261,6 +71,7 @@ class ReplyView(NamedTuple):
     player_video: Any
     player_audio: Any
     self_check: Any
+    vote_tally: Any
     # not replayed by the cached examples (an example starts a conversation of its own):
     chat: Any
     history: Any
@@ -280,47 +91,33 @@ class LastTurn:
     settings: GenerationSettings
 
 
-def headline(reply: Reply) -> str:
-    emotion = reply.emotion
-    if emotion is None:
-        return "_Listening…_"
-    coarse = (f"E3RG's coarse class: **{emotion.coarse}**" if emotion.coarse == emotion.fine else
-              f"E3RG's coarse class: **{emotion.coarse}** (its 8 classes group the 36 feelings; *{emotion.fine}* "
-              f"is counted as *{emotion.coarse}*)")
-    return (f"## {emotion.fine}\n{coarse}. Decided by **{emotion.decided_by}** from {len(emotion.votes)} vote(s)."
-            + (f" The listener answers with a **{reply.expression}** voice and face." if reply.expression else "")
-            + (f"\n\nHeard: “{reply.heard_text}”" + (" (transcribed)" if reply.transcribed else "")
-               if reply.heard_text else "")
-            + warnings_markdown(reply.notices))
 
 
-def chat_messages(history: tuple[Utterance, ...]) -> list[dict[str, str]]:
-    """The dialogue as chat messages: the speaker is the user, the listener the avatar."""
-    return [{"role": "user" if u.role == "speaker" else "assistant", "content": u.utterance or "🎞️ (a wordless clip)"}
-            for u in history]
 
 
 def view_of(reply: Reply, workdir: Path, first: bool, last_turn: LastTurn | None) -> ReplyView:
-    """Every output's value for the reply so far; what is not ready yet is left as it is."""
+    """Every output's value for the reply so far; what is not ready yet is left as it is. last_turn is given once
+    the turn is final (its self-check made)."""
     dialogue = reply.history + ((Utterance(len(reply.history), "listener", reply.text),) if reply.text else ())
     mp4 = str(reply.mp4_path) if reply.mp4_path else None
     # The player beside the chat shows the reply's WebVTT subtitles as captions.
     player = gr.Video(mp4, subtitles=str(reply.subtitles[0]) if reply.subtitles else None) if mp4 else None
     check = f"**Self-check** — {reply.self_check.line()}" if reply.self_check else ""
     return ReplyView(
-        headline=headline(reply), votes=votes_table(reply), emotion_engine=engine_line(reply, "emotion", "transcript"),
+        headline=headline(reply), votes=votes_table(reply), vote_tally=vote_tally(reply),
+        emotion_engine=engine_line(reply, "emotion", "transcript"),
         reply_text=reply.text, text_engine=engine_line(reply, "text"),
         reply_audio=str(reply.wav_path) if reply.wav_path else None, speech_engine=engine_line(reply, "speech"),
         reply_video=mp4, video_engine=engine_line(reply, "video"),
-        bundle=str(write_bundle(reply, workdir)) if reply.done else None,
+        bundle=str(write_bundle(reply, workdir)) if last_turn else None,    # once, after the self-check
         player_video=player, player_audio=str(reply.wav_path) if reply.wav_path else None, self_check=check,
         chat=chat_messages(dialogue), history=rows_from_history(dialogue) if reply.done else gr.skip(),
         dialogue=rows_from_history(dialogue) if reply.done else gr.skip(),
         turn_text="" if first else gr.skip(), last_turn=last_turn if last_turn else gr.skip())
 
 
-NEXT_STEP = {Stage.UNDERSTAND: (0.3, "Writing the reply"), Stage.WRITE: (0.5, "Speaking the reply"),
-             Stage.SPEAK: (0.7, "Animating the avatar"), Stage.ANIMATE: (0.9, "Checking the voice and face")}
+NEXT_STEP = {Stage.EMOTION: (0.3, "Writing the reply"), Stage.TEXT: (0.5, "Speaking the reply"),
+             Stage.SPEECH: (0.7, "Animating the avatar"), Stage.VIDEO: (0.9, "Checking the voice and face")}
 
 
 def respond_ui(rows, text, audio, video, avatar_choice, session_avatars, k_shot, expression, intensity, speed, steps,
@@ -397,15 +194,6 @@ class CompareView(NamedTuple):
     compare_note: Any
 
 
-def rendering_engines(reply: Reply) -> tuple[str, str]:
-    return reply.engines[Stage.SPEAK.value], reply.engines[Stage.ANIMATE.value]
-
-
-def rendered_by(reply: Reply) -> str:
-    speech, video = rendering_engines(reply)
-    return f"spoken by *{speech}* and animated by *{video}*"
-
-
 def compare_renders(serving: TurnRunner, last_turn: LastTurn, workdir: Path) -> tuple[Reply, Reply | None]:
     """The latest reply rendered neutral on the engines a turn with its settings renders on and, when the lite
     engines did not render it (the full tier served it), rendered again on the lite engines, emotion unchanged."""
@@ -419,26 +207,6 @@ def compare_renders(serving: TurnRunner, last_turn: LastTurn, workdir: Path) -> 
                                      lite_only=True)
 
 
-def compare_note(emotional: Reply, neutral: Reply, emotional_lite: Reply | None) -> str:
-    """What the compared videos differ in, each named with the engines that rendered it: a pair that differs in
-    its engines too shows more than the emotion's part."""
-    emotion = emotional.emotion
-    faces = (f"**Emotional** (left) answers *{emotion.fine}* ({emotion.coarse}) with a *{emotional.expression}* "
-             f"voice and face, **neutral** (right) with a *{neutral.expression}* one")
-    if rendering_engines(neutral) == rendering_engines(emotional):
-        note = (f"The same words, avatar and engines ({rendered_by(emotional)}): {faces}, so the two differ only in "
-                f"the emotion.")
-    else:
-        note = (f"The same words and avatar: {faces}. Different engines made them (emotional: "
-                f"{rendered_by(emotional)}; neutral: {rendered_by(neutral)}), so they differ in more than the "
-                f"emotion.")
-    note += warnings_markdown(neutral.notices)
-    if emotional_lite is not None:
-        note += (f"\n\n**Emotional, lite engines** (below): the emotional reply {rendered_by(emotional_lite)}; "
-                 f"beside the emotional one above it differs only in the engines (the lite tier against the full).")
-    return note
-
-
 def compare(last_turn: LastTurn | None) -> CompareView:
     """The latest reply again with a neutral voice and face beside the emotional one; when the full tier made it,
     also on the lite engines."""
@@ -450,6 +218,11 @@ def compare(last_turn: LastTurn | None) -> CompareView:
                        emotional_lite=gr.Video(str(emotional_lite.mp4_path) if emotional_lite else None,
                                                visible=emotional_lite is not None),
                        compare_note=compare_note(last_turn.reply, neutral, emotional_lite))
+
+
+def chart_votes(rows) -> pd.DataFrame:
+    """The votes chart, drawn from the vote's tally (display.vote_tally), which a replayed example carries too."""
+    return pd.DataFrame(rows or [], columns=CHART_COLUMNS)
 
 
 def captioned_video(reply: Reply, workdir: Path) -> Path:
@@ -466,28 +239,29 @@ def caption(last_turn: LastTurn | None):
 
 
 def load_dialogue(file):
+    """An uploaded {role, utterance} list or AvaMERG file (its first conversation's last turn), as table rows."""
     try:
-        return rows_from_file(file)
+        if not file:
+            raise DialogueFormatError("No dialogue file was given.")
+        history, _, _ = load_dialogue_so_far(file)
+        return rows_from_history(history)
     except InputError as error:
         raise gr.Error(str(error), title="Could not load that dialogue") from None
 
 
 def add_avatar(name, portrait, voice, age, gender, timbre, session_avatars, session_dir):
-    session_dir = session_dir or tempfile.mkdtemp(prefix="e3rg-session-")
+    """An avatar that lives only in this browser session's folder."""
+    session_dir = session_dir or str(new_session_dir())
+    profile = Profile(age=age or None, gender=gender or None, timbre=timbre or None)
     try:
-        avatar = create_session_avatar(AVATARS, Path(session_dir), name or "", portrait, voice, age, gender, timbre)
+        avatar = AVATARS.create((name or "").strip(), portrait, voice, profile, root=Path(session_dir),
+                                source="uploaded in this session")
     except InputError as error:
         raise gr.Error(str(error), title="Could not use that avatar") from None
     label = f"{avatar.name} (yours)"
     session_avatars = {**(session_avatars or {}), label: avatar}
     gr.Info(f"Avatar “{avatar.name}” is ready for this session.")
     return gr.update(choices=AVATARS.names() + list(session_avatars), value=label), session_avatars, session_dir
-
-
-def forget_session_dir(path):
-    """A closed browser session's uploaded avatars are deleted with it."""
-    if path:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def show_avatar(choice, session_avatars):

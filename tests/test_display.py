@@ -14,8 +14,9 @@ from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
 from e3rg_core.understanding.template_writer import TemplateReplyWriter
 from e3rg_core.understanding.word_emotion import WordEmotionVoter
 from e3rg_core.understanding.voting import decide, tally
-from e3rg_core.views import (LastTurn, compare_note, compare_renders, engines_note, headline, rendering_engines,
-                             votes_chart, votes_table)
+from e3rg_core.display import (compare_note, engines_note, headline, rendering_engines, vote_tally,
+                               votes_table)
+from e3rg_core.views import LastTurn, compare_renders
 
 
 def serving(tier_name: str, notices: tuple[str, ...]) -> TurnRunner:
@@ -61,7 +62,7 @@ def test_the_vote_chart_shows_the_tally_that_decided_the_vote():
              Vote("FER2013", "face", "joyful", 0.9, "happy 0.90 (face in 8 of 8 frames)")]
     emotion = decide(votes, {vote.voter: rank for rank, vote in enumerate(votes)})
     rows = votes_table(Reply(emotion=emotion))
-    chart = {row["emotion"]: row["weight"] for row in votes_chart(rows)}
+    chart = dict(vote_tally(Reply(emotion=emotion)))
     assert chart == {label: round(total, 2) for label, total in tally(votes).items()}
     assert max(chart, key=chart.get) == emotion.fine == "joyful"
     assert rows[0][-1] == "" and rows[2][-1] == "happy 0.90 (face in 8 of 8 frames)"   # evidence only where it adds

@@ -1,7 +1,7 @@
 """The full tier: the ported GPU engines (Ola-Omni voter and writer, Qwen2.5-Omni voter, OpenVoice speech,
-DICE-Talk video), loaded from the hub when this module is imported.
+DICE-Talk video), loaded from the hub by load_tier(), which app.py calls at start-up (serving.load_engines).
 
-That is how ZeroGPU wants models: loaded at import, after `import spaces`, each placed on cuda by its loader.
+That is how ZeroGPU wants models: loaded at start-up, after `import spaces`, each placed on cuda by its loader.
 On a ZeroGPU Space, CUDA is only emulated outside @spaces.GPU calls; what is "on cuda" now is packed when the
 app launches and moved onto a real GPU inside each GPU worker. Off a Space the same code uses a real GPU when
 there is one; without one the full tier is left out and the lite tier serves alone.
@@ -116,8 +116,8 @@ def assemble(loaded: FullEngines, lite: EngineSet) -> tuple[EngineSet, tuple[Sta
     voters = ([OlaEmotionVoter(ola)] if ola else []) + ([qwen] if qwen else [])
     engines = EngineSet(voters=voters, writer=OlaReplyWriter(ola) if ola else lite.writer,
                         speech=loaded.speech or lite.speech, video=loaded.video or lite.video)
-    served = {Stage.UNDERSTAND: bool(voters), Stage.WRITE: ola is not None, Stage.SPEAK: loaded.speech is not None,
-              Stage.ANIMATE: loaded.video is not None}
+    served = {Stage.EMOTION: bool(voters), Stage.TEXT: ola is not None, Stage.SPEECH: loaded.speech is not None,
+              Stage.VIDEO: loaded.video is not None}
     stages: list[Stage] = []
     for stage in Stage:
         if served[stage]:
@@ -141,12 +141,15 @@ def full_tier(loaded: FullEngines, lite: EngineSet) -> Tier:
     return Tier("full", engines, stages, call, notices)
 
 
+def full_tier_wanted(choice: str | None = None) -> bool:
+    """Whether E3RG_TIER (or choice) asks for the full tier ("auto": when a GPU is present); loads nothing."""
+    choice = choice or requested_tier()
+    return choice == "full" or (choice == "auto" and cuda_present())
+
+
 def load_tier(choice: str | None = None) -> FullEngines | None:
     """The full tier's engines as E3RG_TIER (or choice) asks: None when the tier is not wanted."""
-    choice = choice or requested_tier()
-    if choice == "lite" or (choice == "auto" and not cuda_present()):
-        return None
-    return load_full_engines(full_tier_device())
+    return load_full_engines(full_tier_device()) if full_tier_wanted(choice) else None
 
 
 def hub_files() -> list[tuple[str, str]]:
@@ -170,5 +173,3 @@ def preload_from_hub() -> list[str]:
             names.append(name)
     return [f"{repo} {','.join(names)}" if names else repo for repo, names in by_repo.items()]
 
-
-FULL_ENGINES = load_tier()

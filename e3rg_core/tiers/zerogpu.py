@@ -80,9 +80,9 @@ def plan_turn(costs: TierCosts, query: UnderstandingRequest, settings: Generatio
     speech_seconds = reply_speech_seconds()
     return GpuPlan(startup=WORKER_START_SECONDS,
                    understanding=ESTIMATE_MARGIN * costs.understanding(query)
-                   if {Stage.UNDERSTAND, Stage.WRITE} & set(stages) else 0.0,
-                   speech=ESTIMATE_MARGIN * costs.speech(speech_seconds) if Stage.SPEAK in stages else 0.0,
-                   video=costs.video(speech_seconds, settings) if Stage.ANIMATE in stages else 0.0)
+                   if {Stage.EMOTION, Stage.TEXT} & set(stages) else 0.0,
+                   speech=ESTIMATE_MARGIN * costs.speech(speech_seconds) if Stage.SPEECH in stages else 0.0,
+                   video=costs.video(speech_seconds, settings) if Stage.VIDEO in stages else 0.0)
 
 
 def fit_video_steps(costs: TierCosts, speech_seconds: float, settings: GenerationSettings,
@@ -188,7 +188,7 @@ class ZeroGpuCall:
         return self._events(job)
 
     def _events(self, job: GpuJob) -> Iterator[Event]:
-        without_video = tuple(stage for stage in job.stages if stage is not Stage.ANIMATE)
+        without_video = tuple(stage for stage in job.stages if stage is not Stage.VIDEO)
         events, begun = None, False
         try:
             events = self.call(job)
@@ -199,7 +199,7 @@ class ZeroGpuCall:
         except Exception as error:
             # Only a refused call with the video is asked again, and only when other stages remain: a call of no
             # stage would book a worker's start against the visitor's quota for nothing.
-            if begun or not refused_for_its_duration(error) or Stage.ANIMATE not in job.stages or not without_video:
+            if begun or not refused_for_its_duration(error) or Stage.VIDEO not in job.stages or not without_video:
                 raise
             refusal = error
         finally:

@@ -19,7 +19,7 @@ TEXT = "I finally got the job I wanted after three years of trying!"
 def test_a_missing_engine_leaves_only_its_stage_to_the_lite_tier(loaded, quick_lite, tmp_path, monkeypatch):
     without_video = replace(loaded, video=None, problems={"DICE-Talk": "LocalEntryNotFoundError: EEEELY/DICE-Talk"})
     tier = full_tier(without_video, quick_lite.engines)
-    assert tier.gpu_stages == (Stage.UNDERSTAND, Stage.WRITE, Stage.SPEAK)
+    assert tier.gpu_stages == (Stage.EMOTION, Stage.TEXT, Stage.SPEECH)
     runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     assert "diffusion_video" not in runner.supported_settings      # nothing to choose without DICE-Talk
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
@@ -31,7 +31,7 @@ def test_a_missing_engine_leaves_only_its_stage_to_the_lite_tier(loaded, quick_l
 def test_without_ola_the_call_ends_after_the_vote_and_the_lite_engines_write(loaded, quick_lite, tmp_path,
                                                                                monkeypatch):
     tier = full_tier(replace(loaded, ola=None, problems={"Ola-Omni": "missing"}), quick_lite.engines)
-    assert tier.gpu_stages == (Stage.UNDERSTAND,)
+    assert tier.gpu_stages == (Stage.EMOTION,)
     runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     *_, reply = runner.respond(ResponseRequest(text=TEXT), tmp_path)
     assert len(spy.jobs) == 1 and "qwen2.5-omni-7b" in reply.engines["emotion"]
@@ -46,14 +46,14 @@ def test_a_tier_of_later_stages_only_makes_the_earlier_ones_here_before_its_gpu_
     only = FullEngines("cpu", problems={"Ola-Omni": "missing", "Qwen2.5-Omni": "missing"},
                        **{engine: getattr(loaded, engine)})
     tier = full_tier(only, quick_lite.engines)
-    stage = {"speech": Stage.SPEAK, "video": Stage.ANIMATE}[engine]
+    stage = {"speech": Stage.SPEECH, "video": Stage.VIDEO}[engine]
     assert tier.gpu_stages == (stage,) and tier.gpu_call.call is gpu_functions_made.made[0].returned
     runner, spy = spied_runner(tier, quick_lite, monkeypatch)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
     (job,) = spy.jobs
     assert job.stages == (stage,) and [type(event) for event in spy.events] == [made_on_the_gpu]
     assert job.turn.emotion == reply.emotion and job.turn.text == reply.text
-    assert (job.turn.speech is not None) == (stage is Stage.ANIMATE)
+    assert (job.turn.speech is not None) == (stage is Stage.VIDEO)
     assert reply.engines["text"] == quick_lite.engines.writer.name
     assert reply.done and reply.wav_path.is_file() and reply.mp4_path.is_file()
     assert not any("GPU" in notice for notice in reply.notices)
@@ -76,7 +76,7 @@ def test_each_full_engine_loads_on_its_own(monkeypatch):
 def test_the_tier_choice(monkeypatch):
     for choice in ("auto", "lite"):
         monkeypatch.setenv("E3RG_TIER", choice)
-        assert full.load_tier() is None        # no GPU here: auto means lite
+        assert full.load_tier() is None and not full.full_tier_wanted()       # no GPU here: auto means lite
     monkeypatch.setenv("E3RG_TIER", "fast")
     with pytest.raises(ValueError, match="E3RG_TIER"):
         full.load_tier()

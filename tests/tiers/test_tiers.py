@@ -10,8 +10,8 @@ TEXT = "I finally got the job I wanted after three years of trying!"
 
 
 def test_the_app_gets_the_lite_runner_without_a_gpu():
-    assert full.FULL_ENGINES is None
-    runner = select_runner()
+    assert not full.full_tier_wanted() and full.load_tier() is None
+    runner = select_runner(None, full.load_tier())
     assert runner.tier.name == "lite" and runner.tier.gpu_call is None and runner.lite is runner.tier
 
 
@@ -19,8 +19,7 @@ def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(tmp_pa
     monkeypatch.setenv("E3RG_TIER", "full")
     loaded = full.load_tier()
     assert not loaded.any_loaded and "CUDA" in " ".join(loaded.problems.values())
-    monkeypatch.setattr(full, "FULL_ENGINES", loaded)      # as if this process had started with E3RG_TIER=full
-    runner = select_runner()
+    runner = select_runner(None, loaded)
     assert runner.tier.gpu_call is None
     assert runner.supported_settings == (runner.lite.engines.speech.supported_settings
                                          | runner.lite.engines.video.supported_settings)
@@ -31,17 +30,16 @@ def test_without_a_loadable_full_tier_the_lite_tier_answers_with_a_notice(tmp_pa
 
 @pytest.mark.parametrize("engines, gpu_stages", [
     (("ola", "qwen", "speech", "video"), tuple(Stage)),
-    (("ola",), (Stage.UNDERSTAND, Stage.WRITE)),
-    (("qwen",), (Stage.UNDERSTAND,)),
-    (("speech",), (Stage.SPEAK,)),
-    (("video",), (Stage.ANIMATE,)),
+    (("ola",), (Stage.EMOTION, Stage.TEXT)),
+    (("qwen",), (Stage.EMOTION,)),
+    (("speech",), (Stage.SPEECH,)),
+    (("video",), (Stage.VIDEO,)),
 ])
 def test_any_full_engine_loaded_makes_the_gpu_function_the_tier_calls(engines, gpu_stages, loaded,
                                                                         gpu_functions_made, monkeypatch):
     """ZeroGPU reports a Space as a GPU app only when a @spaces.GPU function exists at launch."""
     some = FullEngines("cpu", **{engine: getattr(loaded, engine) for engine in engines})
-    monkeypatch.setattr(full, "FULL_ENGINES", some)      # as if only these had loaded at import
-    runner = select_runner()
+    runner = select_runner(None, some)      # as if only these had loaded at start-up
     made, = gpu_functions_made.made
     assert runner.tier.name == "full" and runner.tier.gpu_stages == gpu_stages
     assert runner.tier.gpu_call.call is made.returned

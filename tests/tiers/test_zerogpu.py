@@ -96,7 +96,7 @@ def test_duration_asked_for_sample_requests(loaded, quick_lite):
     assert estimate_gpu_seconds(reply_speech_seconds(), 25) > MAX_GPU_SECONDS
     assert durations["text only", 25] == MAX_GPU_SECONDS
     # Only the stages inside the call are priced.
-    speech_only = plan_turn(costs, samples["text only"], GenerationSettings(), (Stage.SPEAK,))
+    speech_only = plan_turn(costs, samples["text only"], GenerationSettings(), (Stage.SPEECH,))
     assert speech_only.understanding == speech_only.video == 0 < speech_only.speech
 
 
@@ -154,7 +154,7 @@ def test_without_the_diffusion_video_the_gpu_call_ends_after_the_speech(loaded, 
     settings = GenerationSettings(seed=0, diffusion_video=False)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=settings), tmp_path)
     assert len(spy.jobs) == 1 and isinstance(spy.events[-1], SpeechMade)
-    assert Stage.ANIMATE not in spy.jobs[0].stages
+    assert Stage.VIDEO not in spy.jobs[0].stages
     plan = spy.jobs[0].plan
     assert plan.video == 0 and gpu_duration(spy.jobs[0]) == math.ceil(plan.startup + plan.understanding + plan.speech)
     with_video = plan_turn(tier.gpu_call.costs, spy.jobs[0].turn.query, replace(settings, diffusion_video=True),
@@ -171,7 +171,7 @@ def test_a_failing_gpu_call_ends_in_a_lite_answer_with_a_notice(loaded, quick_li
     progress = [reply.finished[-1:] for reply in runner.respond(ResponseRequest(text=TEXT), tmp_path)]
     # No refusal: asking again without the video would fail alike, after another worker's start.
     assert [job.stages for job in spy.jobs] == [tuple(Stage)] and spy.events == []
-    assert progress[0] == [Stage.UNDERSTAND] and progress[-1] == [Stage.ANIMATE]
+    assert progress[0] == [Stage.EMOTION] and progress[-1] == [Stage.VIDEO]
     *_, final = runner.respond(ResponseRequest(text=TEXT), tmp_path / "again")
     assert final.engines["text"] == quick_lite.engines.writer.name
     # a text turn: only the text voter could vote, and only the voters that voted are named
@@ -200,10 +200,10 @@ def test_a_refused_call_of_the_video_alone_is_not_asked_again(loaded, quick_lite
     """Only DICE-Talk loaded: without the video the call would have no stage left, and book a worker's start for
     nothing."""
     tier = full_tier(FullEngines("cpu", video=loaded.video), quick_lite.engines)
-    assert tier.gpu_stages == (Stage.ANIMATE,)
+    assert tier.gpu_stages == (Stage.VIDEO,)
     runner, spy = spied_runner(tier, quick_lite, monkeypatch, refuse_first=1)
     *_, reply = runner.respond(ResponseRequest(text=TEXT, settings=GenerationSettings(seed=0)), tmp_path)
-    assert [job.stages for job in spy.jobs] == [(Stage.ANIMATE,)] and spy.events == []
+    assert [job.stages for job in spy.jobs] == [(Stage.VIDEO,)] and spy.events == []
     assert reply.done and reply.mp4_path.is_file()
     assert any("ZeroGPU quota exceeded" in notice and "lite (CPU) engines made the video" in notice
                for notice in reply.notices)
@@ -253,7 +253,7 @@ def test_a_video_that_would_overrun_even_at_the_fewest_steps_is_handed_to_the_li
     assert len(spy.jobs) == 1
     kinds = [type(event).__name__ for event in spy.events]
     assert "SpeechMade" in kinds and kinds[-1] == "HandedOver" and "FramesStored" not in kinds
-    assert spy.events[-1].stage is Stage.ANIMATE and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
+    assert spy.events[-1].stage is Stage.VIDEO and f"even at {MIN_VIDEO_STEPS} steps" in spy.events[-1].reason
     assert reply.done and reply.mp4_path.is_file()
     assert reply.engines["text"] == "ola-omni-7b" and reply.engines["video"] == quick_lite.engines.video.name
     assert any("GPU video stage handed over" in notice and "made the video" in notice for notice in reply.notices)
