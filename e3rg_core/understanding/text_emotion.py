@@ -26,9 +26,8 @@ import numpy as np
 from ..contracts import EmotionVoter, UnderstandingRequest, Utterance, Vote
 from ..emotions import ED_LABELS, FINE_LABELS
 from ..errors import CheckpointMismatchError, EngineUnavailableError
-from .voting import probability_vote
+from .voting import HEADS_REBUILD, probability_vote
 from .situation_voter import ENCODER_PACKAGE, SentenceEncoder, shared_encoder
-from .word_emotion import REBUILD
 
 HEAD_FILE = Path(__file__).with_name("text_emotion_head.safetensors")
 FORMAT = "e3rg-text-emotion-head/1"
@@ -131,7 +130,7 @@ def read_head_file(path: Path) -> tuple[TurnReading, dict[str, np.ndarray], tupl
     from safetensors import SafetensorError
     from safetensors.numpy import load_file
     if not path.is_file():
-        raise EngineUnavailableError(f"The text emotion head is missing ({path}); rebuild it with `{REBUILD}`.")
+        raise EngineUnavailableError(f"The text emotion head is missing ({path}); rebuild it with `{HEADS_REBUILD}`.")
     try:
         layers = load_file(str(path))
         metadata = _metadata(path)

@@ -16,6 +16,10 @@ import numpy as np
 from ..contracts import EmotionResult, EmotionVoter, Vote
 from ..emotions import FINE_LABELS, coarse_of
 
+# The two trained text heads (text_emotion, word_emotion) are rebuilt by one command of the developers' package,
+# given a folder with ED's train.csv and valid.csv; MODEL_CARD.md says where the data comes from.
+HEADS_REBUILD = "python -m e3rg_dev.train_emotion --data <folder with EmpatheticDialogues' train.csv and valid.csv>"
+
 TIE_TOLERANCE = 1e-6
 TOP_LABELS = 3      # the labels a probability vote names (and the page shows)
 

@@ -24,13 +24,10 @@ import numpy as np
 from ..contracts import EmotionVoter, UnderstandingRequest, Utterance, Vote
 from ..emotions import ED_LABELS, FINE_LABELS
 from ..errors import CheckpointMismatchError, EngineUnavailableError
-from .voting import probability_vote
+from .voting import HEADS_REBUILD, probability_vote
 
 HEAD_FILE = Path(__file__).with_name("word_emotion_head.safetensors")
 FORMAT = "e3rg-word-emotion-head/1"
-# Both trained heads are rebuilt by one command (the developers' package, given a folder with ED's train.csv and
-# valid.csv); MODEL_CARD.md says where the data comes from.
-REBUILD = "python -m e3rg_dev.train_emotion --data <folder with EmpatheticDialogues' train.csv and valid.csv>"
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _METADATA_KEYS = {"format", "labels", "vocabulary", "decay", "listener_weight", "temperature"}
 
@@ -129,7 +126,7 @@ def load_word_head(path: Path) -> WordEmotionHead:
 
     from .text_emotion import _metadata
     if not path.is_file():
-        raise EngineUnavailableError(f"The word emotion head is missing ({path}); rebuild it with `{REBUILD}`.")
+        raise EngineUnavailableError(f"The word emotion head is missing ({path}); rebuild it with `{HEADS_REBUILD}`.")
     try:
         tensors = load_file(str(path))
         metadata = _metadata(path)
