@@ -2,7 +2,8 @@
 
 Sentence embeddings follow the topic ("the report I spent a month writing" reads as an achievement); the words
 "took credit" do not. This head is a logistic regression over TF-IDF weighted words and word pairs, trained on the
-same EmpatheticDialogues train split as the embedding head (e3rg_dev/train_emotion.py; hyper-parameters chosen on valid).
+same EmpatheticDialogues train split as the embedding head (e3rg_dev/train_emotion.py; hyper-parameters chosen on
+valid).
 Its errors differ from the embedding head's, which is what makes a vote between the two worth having.
 
 The turn is read like the embedding head reads it: each speaker utterance's unit TF-IDF vector, weighted by
