@@ -134,5 +134,5 @@ def detail_tabs(votes_headers: list[str]) -> SimpleNamespace:
     bundle = gr.File(label="Download bundle (JSON, wav, mp4, subtitles)", interactive=False, elem_id="bundle")
     return SimpleNamespace(headline=headline, votes=votes, vote_tally=vote_tally, votes_plot=votes_plot,
                            emotion_engine=emotion_engine, reply_text=reply_text, text_engine=text_engine,
-                           reply_audio=reply_audio, speech_engine=speech_engine, reply_video=reply_video, video_engine=video_engine,
-                           bundle=bundle)
+                           reply_audio=reply_audio, speech_engine=speech_engine, reply_video=reply_video,
+                           video_engine=video_engine, bundle=bundle)
