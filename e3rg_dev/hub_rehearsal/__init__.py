@@ -12,7 +12,7 @@ engine's stage on its lite counterpart and a notice naming the engine and why.
 - fake_repos.py: one writer per hub repository;
 - cache.py: build_cache(cache) writes hub_files() (or any list of files) in huggingface_hub's cache layout;
 - app_run.py: app.py in a subprocess on the rehearsal's files (RunningApp) and the turn sent to it (send_turn);
-- run.py: prepare(root) writes the cache and the emotion priors, check_loaders(root) loads every full engine
+- run.py: prepare(root) writes the cache, check_loaders(root) loads every full engine
   from them with the full tier's own loaders, full_turn / degraded_turn boot the app and check the turn,
   rehearse(root) runs them all; __main__.py prints its report.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 HUB_FOLDER = "hub"          # root/hub: the private hub cache
-DATA_FOLDER = "data"        # root/data: the app's data folder (avatars, DICE-Talk's installed emotion priors)
+DATA_FOLDER = "data"        # root/data: the app's data folder (avatars and their cached features)
 
 
 def rehearsal_environment(root: Path) -> dict[str, str]:

@@ -1,5 +1,5 @@
-"""The rehearsal's steps: prepare(root) writes the private hub cache (root/hub) and the data folder's emotion
-priors (root/data); check_loaders(root) loads each full engine from them by its own loader, on the CPU, with
+"""The rehearsal's steps: prepare(root) writes the private hub cache (root/hub; DICE-Talk's emotion priors are
+the package's own); check_loaders(root) loads each full engine from them by its own loader, on the CPU, with
 the network off; full_turn(root) boots app.py on them (E3RG_TIER=full on the CPU) and checks that one turn
 with text, a voice clip and a video clip was served by every full engine; degraded_turn(root) removes one
 repository from the cache, boots again and checks that only that engine's stage fell back to its lite
@@ -22,12 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from e3rg_core.errors import describe
 from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO
-from . import DATA_FOLDER, HUB_FOLDER
+from . import HUB_FOLDER
 from .app_run import RehearsalError, RunningApp, TurnResult, app_environment, send_turn
 from .cache import repo_folder
 
@@ -54,13 +53,6 @@ def network_off() -> Iterator[None]:
         yield
     finally:
         socket.socket.connect = connect
-
-
-def write_emotion_priors(data_dir: Path, seed: int = 0) -> Path:
-    """Random DICE-Talk emotion priors, installed where the app's data folder keeps the official ones."""
-    from e3rg_core.generation.dicetalk.emotion_priors import PRIOR_DIM, SHA256, store_emotion_priors
-    rng = np.random.default_rng(seed)
-    return store_emotion_priors({name: rng.standard_normal(PRIOR_DIM) for name in SHA256}, data_dir)
 
 
 def require_rehearsal_environment(root: Path) -> None:
@@ -103,12 +95,11 @@ def check_loaders(root: Path, device: str = "cpu") -> dict[str, dict]:
 
 
 def prepare(root: Path, files=None) -> dict:
-    """The rehearsal's files: the hub cache holding `files` (default hub_files()) and the emotion priors.
-    Returns what the cache holds (repos, files, bytes, seconds, written: repo -> names)."""
+    """The rehearsal's files: the hub cache holding `files` (default hub_files()); DICE-Talk's emotion priors are
+    the package's own, as on the Space. Returns what the cache holds (repos, files, bytes, seconds, written:
+    repo -> names)."""
     from .cache import timed_build
-    report = timed_build(Path(root) / HUB_FOLDER, files)
-    write_emotion_priors(Path(root) / DATA_FOLDER)
-    return report
+    return timed_build(Path(root) / HUB_FOLDER, files)
 
 
 # -- the app, booted on the rehearsal's files --------------------------------------------------------------------

@@ -198,8 +198,18 @@ def _official_files(folder: Path, monkeypatch) -> dict[str, np.ndarray]:
     return vectors
 
 
-def test_emotion_priors_are_installed_before_start_up_and_loading_never_downloads(tmp_path, monkeypatch):
+def test_the_shipped_priors_are_the_eight_official_vectors():
+    """The package's .npz (assets/README.md gives its source): each of the eight a 256-d vector of the spread the
+    official files have (mean about 0, L2 norm 13.3-14.0, research/dicetalk.md), all different."""
+    priors = load_emotion_priors(Path("/nonexistent"))
+    assert set(priors) == set(emotion_priors.SHA256) and emotion_priors.SHIPPED_PRIORS.stat().st_size < 16_000
+    assert all(13.0 < np.linalg.norm(v) < 14.5 and abs(v.mean()) < 0.15 for v in priors.values())
+    assert len({v.tobytes() for v in priors.values()}) == 8
+
+
+def test_emotion_priors_in_the_data_folder_win_and_loading_never_downloads(tmp_path, monkeypatch):
     monkeypatch.setattr(emotion_priors, "_download", None)          # any download attempt would fail the test
+    monkeypatch.setattr(emotion_priors, "SHIPPED_PRIORS", tmp_path / "absent.npz")
     with pytest.raises(EngineUnavailableError, match="python -m e3rg_core.generation.dicetalk.emotion_priors"):
         load_emotion_priors(tmp_path / "data")
     vectors = _official_files(tmp_path / "emo", monkeypatch)

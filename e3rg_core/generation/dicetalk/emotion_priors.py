@@ -2,15 +2,14 @@
 
 DICE-Talk ships one prior per MEAD emotion as `examples/emo/<name>.npy` in its GitHub repository only: neither
 its hub repository (EEEELY/DICE-Talk holds the weights, not the examples) nor any other hub repository or
-Space serves them. A Space build guarantees the hub alone, so the app never downloads them. They are
-installed once, before the app starts (at image build time, or once by hand into the Space's data folder):
+Space serves them, and a Space build reaches the hub alone. So this package ships them (SHIPPED_PRIORS: 8 KB,
+DICE-Talk's CC BY-NC-SA 4.0, credited in assets/README.md), converted by this module's own command:
 
     python -m e3rg_core.generation.dicetalk.emotion_priors [--from FOLDER_WITH_THE_8_NPY] [--data-dir DIR]
 
 which reads the eight files from a folder or downloads them at a pinned commit, checks each against its
-SHA-256, and stores the vectors as a plain .npz in the data folder (E3RG_DATA_DIR). At start-up only that .npz
-is read (load_emotion_priors); without it DICE-Talk does not load, saying how to install them, and the lite
-portrait animates the replies instead.
+SHA-256, and stores the vectors as a plain .npz in the data folder (E3RG_DATA_DIR). At start-up the app reads
+the data folder's .npz when there is one, else the shipped one (load_emotion_priors); it never downloads.
 
 Each official file is a numpy object array holding a pickled dict {'mu': float32 (1, 256)}. It is never
 unpickled: the vector is read from the pickle's opcode listing (pickletools only decodes opcodes; nothing is
@@ -49,6 +48,8 @@ SHA256: dict[str, str] = {
     "surprised": "0aaae02af23b5874e8407d93cf7fe89a44077efb4a7159f91e51d469c97f400e",
 }
 CACHE_NAME = f"dicetalk-emotion-priors-{SOURCE_COMMIT[:12]}.npz"
+# Written by this module's command from the files at SOURCE_COMMIT; sha256 in assets/README.md.
+SHIPPED_PRIORS = Path(__file__).with_name(CACHE_NAME)
 _DOWNLOAD_TIMEOUT_S = 30
 
 
@@ -117,12 +118,15 @@ def install_emotion_priors(data_dir: Path, source: Path | None = None) -> Path:
 
 
 def load_emotion_priors(data_dir: Path) -> dict[str, np.ndarray]:
-    """The installed priors by DICE-Talk emotion name, each float32 (256,). Never downloads."""
+    """The priors by DICE-Talk emotion name, each float32 (256,): the data folder's, else the shipped ones. Never
+    downloads."""
     cache = Path(data_dir) / CACHE_NAME
     if not cache.is_file():
+        cache = SHIPPED_PRIORS
+    if not cache.is_file():
         raise EngineUnavailableError(
-            "DICE-Talk's emotion priors are not installed: run `python -m e3rg_core.generation.dicetalk."
-            f"emotion_priors` before start-up (no {cache}).")
+            "DICE-Talk's emotion priors are missing: run `python -m e3rg_core.generation.dicetalk."
+            f"emotion_priors` before start-up (no {Path(data_dir) / CACHE_NAME}).")
     with np.load(cache, allow_pickle=False) as stored:
         priors = {name: prior_vector(stored[name]) for name in stored.files}
     missing = set(COARSE_TO_DICETALK_EMOTION.values()) - set(priors)

@@ -34,25 +34,24 @@ from e3rg_core.understanding.qwen_omni_voter import QWEN_OMNI_REPO
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT.parent / "shared" / "golden"
 ENGINES = {"Ola-Omni", "Qwen2.5-Omni", "OpenVoice", "DICE-Talk"}
 
 
-def rehearse(root: Path, files: list | None, priors: bool = True) -> dict:
+def rehearse(root: Path, files: list | None) -> dict:
     """prepare + check_loaders in a fresh process under rehearsal_environment(root) (huggingface_hub reads it
-    once, at import): cache holding `files` (None: hub_files()), DICE-Talk's priors installed or not."""
-    code = f"""
+    once, at import): cache holding `files` (None: hub_files()); DICE-Talk's priors are the package's own, as on
+    the Space."""
+    code = """
 import json, sys
 from pathlib import Path
 from e3rg_dev.hub_rehearsal.cache import timed_build
-from e3rg_dev.hub_rehearsal.run import check_loaders, write_emotion_priors
+from e3rg_dev.hub_rehearsal.run import check_loaders
 root = Path(sys.argv[1])
 files = json.loads(sys.argv[2])
 cache = timed_build(root / "hub", None if files is None else [tuple(file) for file in files])
-if {priors}:
-    write_emotion_priors(root / "data")
-print(json.dumps({{"cache": cache, "loaders": check_loaders(root)}}))
+print(json.dumps({"cache": cache, "loaders": check_loaders(root)}))
 """
     env = {**os.environ, **rehearsal_environment(root)}
     env.pop("E3RG_TIER", None)
@@ -75,16 +74,16 @@ def test_every_full_engine_loads_offline_from_a_cache_holding_only_the_listed_fi
     assert loaders["Ola-Omni"]["linear4bit"] > 0 and loaders["Qwen2.5-Omni"]["linear4bit"] > 0
 
 
-def test_a_missing_repository_file_or_prior_leaves_only_its_engine_unavailable_and_says_why(tmp_path):
+def test_a_missing_repository_or_file_leaves_only_its_engine_unavailable_and_says_why(tmp_path):
     dropped = {(OLA_REPO, "model-00003-of-00004.safetensors"),
-               (V1_REPO, "checkpoints/base_speakers/EN/en_style_se.pth")}
+               (V1_REPO, "checkpoints/base_speakers/EN/en_style_se.pth"), (DICETALK_REPO, "DICE-Talk/emo_model.pth")}
     files = [file for file in hub_files() if file not in dropped and file[0] != QWEN_OMNI_REPO]
-    loaders = rehearse(tmp_path, files, priors=False)["loaders"]
+    loaders = rehearse(tmp_path, files)["loaders"]
     assert set(loaders) == ENGINES and all("error" in result for result in loaders.values()), loaders
     assert loaders["Ola-Omni"]["error"].startswith("EngineUnavailableError: Ola-Omni weights could not be fetched")
     assert "Qwen2.5-Omni-7B are not available" in loaders["Qwen2.5-Omni"]["error"]
     assert "EN/en_style_se.pth is not available" in loaders["OpenVoice"]["error"]
-    assert "python -m e3rg_core.generation.dicetalk.emotion_priors" in loaders["DICE-Talk"]["error"]
+    assert "emo_model.pth" in loaders["DICE-Talk"]["error"]
 
 
 def test_the_cache_is_laid_out_as_huggingface_hub_lays_out_its_own(tmp_path):
