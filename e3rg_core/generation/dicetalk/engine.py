@@ -34,8 +34,9 @@ class DiceTalkVideoEngine(VideoEngine):
     def from_pretrained(cls, device: str | torch.device = "cuda", dtype: torch.dtype = torch.float16,
                         local_files_only: bool = False, cache_dir: Path | None = None,
                         short_side: int = SHORT_SIDE) -> DiceTalkVideoEngine:
-        """Weights from the hub (checkpoints.hub_files()); the emotion priors from cache_dir, else the shipped ones (default:
-        the data folder; see emotion_priors); frames rendered with short_side pixels on their short side."""
+        """Weights from the hub (checkpoints.hub_files()); the emotion priors from cache_dir, else the shipped ones
+        (cache_dir defaults to the data folder; see emotion_priors); frames rendered with short_side pixels on their
+        short side."""
         from ...settings import data_dir
         pipeline = DiceTalkPipeline.from_pretrained(device, dtype, local_files_only)
         return cls(pipeline, load_emotion_priors(cache_dir or data_dir()), short_side=short_side)
