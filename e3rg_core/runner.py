@@ -42,8 +42,8 @@ log = logging.getLogger(__name__)
 
 
 class Stage(str, Enum):
-    """E3RG's stages in the order a turn runs them, each named by the output it makes; a stage is its name, so
-    reply.engines["speech"] and reply.engines[Stage.SPEECH] are one entry."""
+    """E3RG's stages in the order a turn runs them, each named by the output it makes. A stage equals its value, so
+    reply.engines[Stage.SPEECH] finds "speech"; the runner writes the plain values, which JSON takes."""
     EMOTION = "emotion"         # understanding: the voters vote and the vote decides
     TEXT = "text"               # the reply, conditioned on the voted emotion
     SPEECH = "speech"           # the reply in the avatar's voice
@@ -80,7 +80,7 @@ class Reply:
     subtitles: tuple[Path, ...] = ()    # the reply's WebVTT and SRT, timed to the speech
     self_check: SelfCheck | None = None
     finished: list[Stage] = field(default_factory=list)
-    engines: dict[str, str] = field(default_factory=dict)
+    engines: dict[str, str] = field(default_factory=dict)      # by Stage value (and "transcript")
     seconds: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
     avatar: str = ""
@@ -108,8 +108,7 @@ class Reply:
             "mp4": self.mp4_path.name if self.mp4_path else None,
             "subtitles": [path.name for path in self.subtitles],
             "self_check": asdict(self.self_check) if self.self_check else None,
-            "engines": {str(k): v for k, v in self.engines.items()},
-            "seconds": {str(k): round(v, 3) for k, v in self.seconds.items()},
+            "engines": dict(self.engines), "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
             "notices": list(self.notices),
         }
 
@@ -471,19 +470,19 @@ class TurnRunner:
             reply.notices.append(event.text)
             return
         if isinstance(event, EmotionVoted):
-            reply.emotion, reply.engines[Stage.EMOTION] = event.emotion, event.emotion.voted_by
+            reply.emotion, reply.engines[Stage.EMOTION.value] = event.emotion, event.emotion.voted_by
             reply.expression = replace(job, emotion=event.emotion).expression.name
-            reply.seconds[Stage.EMOTION] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
+            reply.seconds[Stage.EMOTION.value] = reply.seconds.pop("cpu votes", 0.0) + event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, ReplySoFar):
             reply.text, reply.writing = event.text, True
         elif isinstance(event, ReplyWritten):
-            reply.text, reply.writing, reply.engines[Stage.TEXT] = event.text, False, event.writer
-            reply.seconds[Stage.TEXT] = event.seconds
+            reply.text, reply.writing, reply.engines[Stage.TEXT.value] = event.text, False, event.writer
+            reply.seconds[Stage.TEXT.value] = event.seconds
             reply.notices.extend(event.notices)
         elif isinstance(event, SpeechMade):
-            reply.wav_path, reply.engines[Stage.SPEECH] = event.wav_path, event.speech.engine
-            reply.seconds[Stage.SPEECH] = event.seconds
+            reply.wav_path, reply.engines[Stage.SPEECH.value] = event.wav_path, event.speech.engine
+            reply.seconds[Stage.SPEECH.value] = event.seconds
             cues = timed_cues(reply.text, event.speech.seconds)
             reply.subtitles = (write_vtt(cues, job.workdir / "reply.vtt"), write_srt(cues, job.workdir / "reply.srt"))
         elif isinstance(event, (Animated, FramesStored)):
@@ -512,8 +511,8 @@ class TurnRunner:
                 return False
             finally:
                 event.path.unlink(missing_ok=True)
-        reply.mp4_path, reply.engines[Stage.VIDEO] = rendered.path, rendered.engine
-        reply.seconds[Stage.VIDEO] = event.seconds + time.perf_counter() - started
+        reply.mp4_path, reply.engines[Stage.VIDEO.value] = rendered.path, rendered.engine
+        reply.seconds[Stage.VIDEO.value] = event.seconds + time.perf_counter() - started
         reply.notices.extend(event.notices)
         return True
 
