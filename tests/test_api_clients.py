@@ -75,7 +75,7 @@ try {
 } catch (error) {
   console.log(JSON.stringify({ error: error.message ?? String(error) }));
 }
-process.exit(0);
+process.exit();     // the client would keep the session's heartbeat open
 """
 
 
@@ -129,13 +129,14 @@ def test_mcp_tools_are_named_and_described_for_an_agent(server):
     tools = {tool.name: tool for tool in mcp(server, lambda session: session.list_tools()).tools}
     assert set(tools) == {"respond", "list_avatars"}     # the page's own events are no tools
     respond = tools["respond"]
-    assert "empathetic" in respond.description and "list_avatars" in respond.description
+    assert "empathetic listener avatar" in respond.description
     assert ",," not in respond.description and "Returns: the speaker's emotion" in respond.description
     schema = respond.inputSchema
     assert "required" not in schema        # a text turn sends only its text
     assert set(schema["properties"]) == {"text", "audio", "video", "history_json", "avatar", "expression"}
     assert all(property["description"] for property in schema["properties"].values())
-    assert schema["properties"]["avatar"]["default"] == "ava"
+    assert schema["properties"]["avatar"]["default"] == "ava" and "list_avatars" in schema["properties"]["avatar"][
+        "description"]
     assert "url" in schema["properties"]["audio"]["format"]       # files travel as URLs
     assert tools["list_avatars"].description
 
