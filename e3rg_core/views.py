@@ -177,9 +177,9 @@ def respond(text: str | None = None, audio: str | None = None, video: str | None
     speaker's emotion, writes a reply conditioned on it, speaks it in its own voice and animates its face saying it.
 
     Args:
-        text: the speaker's latest turn as text, at most 2000 characters (give text, audio or video, or several).
-        audio: a recording of the latest turn (wav, mp3, ...; at most 60 s); leave it out when there is none.
-        video: a video of the speaker saying the latest turn (mp4, ...; at most 60 s); leave it out if none.
+        text: the speaker's latest turn as text (give text, audio or video, or several of them).
+        audio: a recording of the latest turn (wav, mp3, ...); leave it out when there is none.
+        video: a video of the speaker saying the latest turn (mp4, webm, ...); leave it out when there is none.
         history_json: the dialogue so far, a JSON list of {"role": "speaker" or "listener", "utterance": text}.
         avatar: the name of the listener avatar who answers, one of those list_avatars gives.
         expression: listener (the avatar comforts: a calm voice and face for fear) or mirror (it shows the emotion).

@@ -145,7 +145,7 @@ def test_mcp_text_turn_with_only_its_text(server, tmp_path):
     result = mcp_call(server, "respond", {"text": TEXT})
     assert not result.isError, result.content
     texts = [item.text for item in result.content]
-    assert texts[0] in json.loads(texts[-1])["emotion"]["fine"]       # text first: the emotion, then the reply
+    assert texts[0] == json.loads(texts[-1])["emotion"]["fine"]       # text first: the emotion, then the reply
     assert [text.startswith(server) for text in texts[2:5]] == [True] * 3      # links to speech, video, bundle
     details = check_fetched_turn(texts, tmp_path, heard=TEXT)
     assert details["emotion"]["coarse"] == "happy"
