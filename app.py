@@ -78,8 +78,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
                          api_name="compare", api_visibility="undocumented")
     latest.caption.click(views.caption, last_turn, latest.captioned, api_name="caption",
                          api_visibility="undocumented")
+    # The page's own: the avatar it adds lives in the session's state, which an MCP tool call does not keep.
     mine.add.click(views.add_avatar, [mine.name, mine.portrait, mine.voice, *mine.profile, session_avatars,
-                                      session_dir], [turn.avatar, session_avatars, session_dir], api_name="add_avatar")
+                                      session_dir], [turn.avatar, session_avatars, session_dir], api_name="add_avatar",
+                   api_visibility="undocumented")
     turn.avatar.change(views.show_avatar, [turn.avatar, session_avatars], preview, api_name="show_avatar",
                        api_visibility="undocumented")
     gr.Examples(
@@ -92,17 +94,19 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
         example_labels=["Text: good news (happy)", "Audio: exam stress (anxious)", "Video: a friend moving away (sad)",
                         "Video: a dented car (angry)", "Video: a granddaughter's wedding (happy)"], api_name="example")
 
-    with gr.Group(visible=False):   # the one-call API (and MCP tool): inputs and outputs as plain values
-        api_inputs = [gr.Textbox(value="[]"), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.Textbox(),
-                      gr.Textbox(value="listener")]
-        api_outputs = [gr.JSON(), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.File()]
-        api_button = gr.Button()
-    api_button.click(views.respond, api_inputs, api_outputs, api_name="respond",
-                     concurrency_limit=settings.CONCURRENT_TURNS)
+    with gr.Group(visible=False):   # the API (and MCP tools): inputs and outputs as plain values
+        api_inputs = [gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.Textbox(value="[]"),
+                      gr.Textbox(value=DEFAULT_AVATAR), gr.Textbox(value="listener")]
+        api_outputs = [gr.Textbox(), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.File(), gr.Textbox()]
+        avatar_list, api_button, avatars_button = gr.Textbox(), gr.Button(), gr.Button()
+    # Unqueued, so that an MCP client gets each output as an item of its own, files as links (gradio hands it a
+    # queued call's outputs as one string); views.respond bounds the turns it serves at once.
+    api_button.click(views.respond, api_inputs, api_outputs, api_name="respond", queue=False)
+    avatars_button.click(views.list_avatars, None, avatar_list, api_name="list_avatars", queue=False)
     demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False)
 
 demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.QUEUE_SIZE)
-# How the Space launches (the tests launch with the same): agents reach the respond tool over MCP.
+# How the Space launches (the tests launch with the same): agents reach the API's tools over MCP.
 LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True, "css": page.CSS}
 
 if __name__ == "__main__":

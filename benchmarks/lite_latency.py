@@ -65,12 +65,12 @@ def api_turn_seconds(texts: tuple[str, ...], repeats: int) -> list[float]:
     environment = {**os.environ, TIER_VARIABLE: "lite", "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
     with tempfile.TemporaryDirectory() as folder, RunningApp.start(environment, Path(folder) / "app.log") as app:
         client = Client(app.url, verbose=False, download_files=folder)
-        client.predict("[]", texts[0], None, None, "", "listener", api_name="/respond")    # loads the engines
+        client.predict(text=texts[0], api_name="/respond")    # loads the engines
         seconds = []
         for _ in range(repeats):
             for text in texts:
                 started = time.perf_counter()
-                client.predict("[]", text, None, None, "", "listener", api_name="/respond")
+                client.predict(text=text, api_name="/respond")
                 seconds.append(round(time.perf_counter() - started, 2))
         client.close()
     return seconds

@@ -28,14 +28,30 @@ def ffmpeg_exe() -> str:
     return imageio_ffmpeg.get_ffmpeg_exe()
 
 
+def suffix_by_content(file: Path) -> str | None:
+    """The usual suffix of a file's audio or video container, read from its first bytes (None if unknown)."""
+    with file.open("rb") as handle:
+        head = handle.read(12)
+    if head[:4] == b"RIFF":
+        return {b"WAVE": ".wav", b"AVI ": ".avi"}.get(head[8:12])
+    if head[4:8] == b"ftyp":
+        return ".mp4"
+    if head[:4] == b"\x1aE\xdf\xa3":      # Matroska / WebM
+        return ".webm"
+    if head[:3] == b"ID3" or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE0 == 0xE0):
+        return ".mp3"
+    return {b"fLaC": ".flac", b"OggS": ".ogg"}.get(head[:4])
+
+
 def check_file(path: str | Path | None, suffixes: frozenset[str], kind: str) -> Path:
-    """The path of an existing, non-empty, not-too-large file with an accepted suffix."""
+    """The path of an existing, non-empty, not-too-large file with an accepted suffix. A file without any suffix
+    (an upload sent as a nameless blob, as @gradio/client sends a file from Node) is judged by its content."""
     if path is None or str(path) == "":
         raise MissingInputError(f"No {kind} file was given.")
     file = Path(path)
     if not file.is_file():
         raise MissingInputError(f"The {kind} file {file.name} does not exist.")
-    if file.suffix.lower() not in suffixes:
+    if (file.suffix.lower() or suffix_by_content(file)) not in suffixes:
         raise UnsupportedMediaError(
             f"{file.name}: {file.suffix or 'no extension'} is not a supported {kind} format "
             f"(use {', '.join(sorted(suffixes))}).")

@@ -1,5 +1,24 @@
 """Fixtures shared by several test files."""
+import socket
+
 import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app launched on localhost as the Space launches it (the lite tier here), its URL with a trailing slash."""
+    import app
+    port = free_port()
+    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
+                    **app.LAUNCH_OPTIONS)
+    yield f"http://127.0.0.1:{port}/"
+    app.demo.close()
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 import concurrent.futures
 import json
 import shutil
-import socket
 from pathlib import Path
 
 import imageio_ffmpeg
@@ -10,26 +9,11 @@ import numpy as np
 import pytest
 import soundfile
 
-from e3rg_core.emotions import COARSE_LABELS, FINE_LABELS
+from e3rg_core.emotions import FINE_LABELS
+from support.api_turn import check_turn
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server():
-    import app
-    port = _free_port()
-    app.demo.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, quiet=True,
-                    **app.LAUNCH_OPTIONS)
-    yield f"http://127.0.0.1:{port}/"
-    app.demo.close()
 
 
 @pytest.fixture(scope="module")
@@ -38,53 +22,40 @@ def client(server):
     return Client(server, verbose=False)
 
 
-def _check(result, expect_text=None):
-    emotion, text, wav, mp4, bundle = result
-    assert emotion["emotion"]["fine"] in FINE_LABELS and emotion["emotion"]["coarse"] in COARSE_LABELS
-    assert emotion["emotion"]["votes"] and emotion["engines"]["video"]
-    assert len(text.split()) >= 3
-    samples, rate = soundfile.read(wav)
-    assert 1.0 < len(samples) / rate < 30
-    reader = imageio_ffmpeg.read_frames(mp4)
-    meta = next(reader)
-    frames = [np.frombuffer(f, np.uint8) for f in reader]
-    assert len(frames) == pytest.approx(len(samples) / rate * 25, abs=2) and meta["audio_codec"]
-    assert Path(bundle).suffix == ".zip"
-    if expect_text:
-        assert emotion["heard_text"] == expect_text
-    return emotion
+def _check(result, heard=None) -> dict:
+    """The details of a turn gradio_client fetched (its files downloaded to local paths)."""
+    return check_turn(*result, heard=heard)
 
 
 def test_text_example_over_the_api(client):
     history = json.dumps([{"role": "speaker", "utterance": "Guess what happened today?"},
                           {"role": "listener", "utterance": "Tell me!"}])
     text = "I finally got accepted into the nursing program!"
-    emotion = _check(client.predict(history, text, None, None, "", api_name="/respond"), text)
-    assert emotion["emotion"]["coarse"] == "happy"
+    details = _check(client.predict(text=text, history_json=history, api_name="/respond"), text)
+    assert details["emotion"]["coarse"] == "happy"
 
 
 def test_audio_example_over_the_api(client):
     from gradio_client import handle_file
-    emotion = _check(client.predict("[]", "", handle_file(str(EXAMPLES / "turn_audio.wav")), None, "ava",
+    details = _check(client.predict(audio=handle_file(str(EXAMPLES / "turn_audio.wav")), avatar="ava",
                                     api_name="/respond"))
-    assert "exam" in emotion["heard_text"].lower()
+    assert "exam" in details["heard_text"].lower()
 
 
 def test_video_example_over_the_api(client):
     from gradio_client import handle_file
-    emotion = _check(client.predict("[]", "", None, handle_file(str(EXAMPLES / "turn_video.mp4")), "",
-                                    api_name="/respond"))
-    assert "face" in {v["modality"] for v in emotion["emotion"]["votes"]}
+    details = _check(client.predict(video=handle_file(str(EXAMPLES / "turn_video.mp4")), api_name="/respond"))
+    assert "face" in {v["modality"] for v in details["emotion"]["votes"]}
 
 
 def test_bad_input_is_a_clear_api_error(client):
     from gradio_client.exceptions import AppError
     with pytest.raises(AppError, match="Give your latest turn"):
-        client.predict("[]", "", None, None, "", api_name="/respond")
+        client.predict(api_name="/respond")
     with pytest.raises(AppError, match="history_json is not valid JSON"):
-        client.predict("{oops", "hello", None, None, "", api_name="/respond")
+        client.predict(text="hello", history_json="{oops", api_name="/respond")
     with pytest.raises(AppError, match="limit is 2000"):
-        client.predict("[]", "x" * 20_000, None, None, "", api_name="/respond")
+        client.predict(text="x" * 20_000, api_name="/respond")
 
 
 def test_four_concurrent_requests_get_their_own_outputs(server):
@@ -93,7 +64,7 @@ def test_four_concurrent_requests_get_their_own_outputs(server):
              "Someone stole my bike again, I'm so angry.", "There is a strange man following me home."]
 
     def ask(text):
-        return Client(server, verbose=False).predict("[]", text, None, None, "", api_name="/respond")
+        return Client(server, verbose=False).predict(text, api_name="/respond")
 
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         results = list(pool.map(ask, texts))
@@ -197,15 +168,15 @@ def test_browser_example_click_fills_the_tabs_without_page_errors(server):
 
 def test_the_bundle_carries_subtitles_and_a_self_check(client):
     import zipfile
-    emotion, text, wav, mp4, bundle = client.predict("[]", "My sister just had her first baby, I'm an aunt now!", None,
-                                                     None, "", "mirror", api_name="/respond")
+    emotion, text, wav, mp4, bundle, details = client.predict(
+        text="My sister just had her first baby, I'm an aunt now!", expression="mirror", api_name="/respond")
     with zipfile.ZipFile(bundle) as archive:
         names = set(archive.namelist())
         assert {"reply.json", "reply.wav", "reply.mp4", "reply.vtt", "reply.srt"} <= names
         record = json.loads(archive.read("reply.json"))
         vtt = archive.read("reply.vtt").decode()
     check = record["self_check"]
-    assert check == emotion["self_check"] and check["chosen"] == emotion["emotion"]["fine"]
+    assert check == json.loads(details)["self_check"] and check["chosen"] == emotion
     assert check["voice"] in FINE_LABELS and check["face"] in FINE_LABELS     # both read the generated media
     # The cues cover the reply's words and end with the speech.
     assert vtt.startswith("WEBVTT")
@@ -220,7 +191,7 @@ def test_the_bundle_carries_subtitles_and_a_self_check(client):
 def test_bad_expression_choice_is_a_clear_api_error(client):
     from gradio_client.exceptions import AppError
     with pytest.raises(AppError, match="expression must be one of listener, mirror"):
-        client.predict("[]", "Hello", None, None, "", "angry", api_name="/respond")
+        client.predict(text="Hello", expression="angry", api_name="/respond")
 
 
 def test_the_same_turn_and_seed_give_the_same_reply(server):
@@ -230,18 +201,6 @@ def test_the_same_turn_and_seed_give_the_same_reply(server):
     # Two sessions (a session's dialogue grows with each turn, so the second turn of one session differs).
     first, second = (Client(server, verbose=False).predict(*args, api_name="/respond_stream") for _ in range(2))
     assert first[3] and first[3] == second[3]
-
-
-def test_the_mcp_server_offers_the_respond_tool(server):
-    import urllib.request
-    with urllib.request.urlopen(f"{server}gradio_api/mcp/schema", timeout=30) as response:
-        tools = {tool["name"]: tool for tool in json.load(response)}
-    respond = tools["respond"]
-    assert "empathetic listener avatar" in respond["description"]
-    properties = respond["inputSchema"]["properties"]
-    assert {"history_json", "text", "audio", "video", "avatar", "expression"} <= properties.keys()
-    assert "dialogue so far" in properties["history_json"]["description"]
-    assert not {"respond_stream", "respond_stream_text", "compare", "caption"} & tools.keys()   # the page's own
 
 
 def test_compare_and_the_captioned_video_of_the_sessions_latest_reply(server):

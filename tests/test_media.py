@@ -37,6 +37,21 @@ def test_video_frames_are_sampled_uniformly_with_audio(clip):
     assert np.all(np.diff(video.frames.mean(axis=(1, 2, 3))) > 0)
 
 
+def test_a_nameless_upload_is_judged_by_its_content(clip, tmp_path):
+    """@gradio/client under Node uploads a file as a blob without a name: its container decides."""
+    audio, video = tmp_path / "blob-audio", tmp_path / "blob-video"
+    audio.write_bytes(clip[0].read_bytes())
+    video.write_bytes(clip[1].read_bytes())
+    assert load_audio(audio).seconds == pytest.approx(2.0, abs=0.02)
+    assert load_video(video, frame_count=4)[0].frames.shape == (4, 120, 160, 3)
+    with pytest.raises(UnsupportedMediaError, match="no extension is not a supported video format"):
+        load_video(audio)       # a wav is no video
+    noise = tmp_path / "blob"
+    noise.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(UnsupportedMediaError, match="no extension is not a supported audio format"):
+        load_audio(noise)
+
+
 def test_silent_audio_is_rejected(tmp_path):
     path = write_wav(tmp_path / "silent.wav", np.zeros(32_000, np.float32), 16_000)
     with pytest.raises(SilentAudioError, match="silent"):

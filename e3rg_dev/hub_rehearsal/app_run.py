@@ -124,7 +124,8 @@ class RunningApp:
 
 @dataclass(frozen=True)
 class TurnResult:
-    """What /respond returned for the turn, the seconds the client waited for it, and the page's text."""
+    """What /respond returned for the turn (its details as emotion_json), the seconds the client waited for it, and
+    the page's text."""
     emotion_json: dict
     text: str
     wav: Path
@@ -148,16 +149,14 @@ def send_turn(app: RunningApp, downloads: Path) -> TurnResult:
     client = Client(app.url, verbose=False, download_files=str(downloads), analytics_enabled=False)
     started = time.perf_counter()
     try:
-        job = client.submit("[]", TURN_TEXT, handle_file(str(TURN_AUDIO)), handle_file(str(TURN_VIDEO)), "",
-                            "listener", api_name="/respond")
-        emotion_json, text, wav, mp4, bundle = job.result(timeout=TURN_TIMEOUT_SECONDS)
+        job = client.submit(text=TURN_TEXT, audio=handle_file(str(TURN_AUDIO)), video=handle_file(str(TURN_VIDEO)),
+                            api_name="/respond")
+        _, text, wav, mp4, bundle, details = job.result(timeout=TURN_TIMEOUT_SECONDS)
     except Exception as error:      # whatever the client raised, the app's log says why
         raise RehearsalError(f"/respond failed ({type(error).__name__}: {error})", log_tail(app.log)) from error
     finally:
         client.close()
     if isinstance(mp4, dict):       # a Video output may come back as {"video": path, "subtitles": ...}
         mp4 = mp4["video"]
-    if isinstance(emotion_json, str):
-        emotion_json = json.loads(emotion_json)
     seconds = time.perf_counter() - started
-    return TurnResult(emotion_json, text, Path(wav), Path(mp4), Path(bundle), seconds, app.page_text())
+    return TurnResult(json.loads(details), text, Path(wav), Path(mp4), Path(bundle), seconds, app.page_text())
