@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-MAX_WORDS = 13          # a longer clause, said back whole, crowds out the reply's own words (25 in all)
+MAX_WORDS = 15          # a longer clause, said back whole, crowds out the reply's own words (25 in all)
 MIN_WORDS = 3
 
 # ED's typing: "im", "dont", a lower-case "i".
@@ -26,13 +26,19 @@ _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yo
 _AGREE = {"am": "are", "was": "were", "wasn't": "weren't", "'m": "'re"}
 # A clause that begins like this is the speaker's own news (a time phrase may come first).
 _TIME = (r"(?:(?:today|yesterday|tonight|recently|lately|finally|once|earlier|this (?:morning|week|year|month|"
-         r"weekend|past \w+)|last (?:night|week|month|year|weekend|\w+day)|(?:a|one|two|three|a few|several) "
-         r"(?:days?|weeks?|months?|years?) ago|the other day|when I was (?:\w+ ){0,2}\w+)\s*,?\s+)")
-_OWN = re.compile(rf"^{_TIME}?(?:I\b|I'm\b|I've\b|I'd\b|I'll\b|my\b|we\b|we're\b|we've\b|our\b|me and my\b)",
+         r"weekend|past \w+|evening|afternoon)|last (?:night|week|month|year|weekend|\w+day)|(?:a|one|two|three|a few|several) "
+         r"(?:days?|weeks?|months?|years?) (?:ago|back)|the other day|one (?:time|day|night)|back then|"
+         r"when (?:I|we) \w+(?: [\w']+){0,3}?|"
+         r"(?:on|at(?! least)|in(?! (?:fact|general|case))|during|after|before|over|coming|going|driving|walking|"
+         r"leaving|getting|while)"
+         r"(?: [\w']+){0,5}?)\s*,?\s+)")
+_OWN = re.compile(rf"^{_TIME}{{0,2}}(?:(?:all|both|one|some|most|two|three) (?:of )?)?(?:I\b|I'm\b|I've\b|I'd\b|"
+                  r"I'll\b|my\b|we\b|we're\b|we've\b|our\b|me and my\b)",
                   re.IGNORECASE)
 # Someone else's doing to the speaker ("someone cut in front of me"): a third-person start with the speaker in it.
-_OTHERS = re.compile(rf"^{_TIME}?(?:someone|somebody|a (?:\w+ )?(?:man|woman|guy|lady|driver|kid|stranger|friend|"
-                     r"coworker|neighbou?r))\b(?=.*\b(?:me|my|I|we|us|our)\b)", re.IGNORECASE)
+_OTHERS = re.compile(rf"^{_TIME}{{0,2}}(?:someone|somebody|(?:he|she|they)(?! (?:said|says|told|think|thinks|know)\b)|"
+                     r"a (?:\w+ )?(?:man|woman|guy|lady|driver|kid|stranger|friend|co-?worker|neighbou?r))\b"
+                     r"(?=.*\b(?:me|my|I|we|us|our)\b)", re.IGNORECASE)
 # Openings a reflection drops: fillers and answers to the listener's last question.
 _FILLER = re.compile(r"^(?:(?:yeah|yes|yep|yup|no|nope|nah|well|so|oh|ok|okay|haha|hah|lol|man|wow|honestly|"
                      r"actually|and|but|also|ugh|hey|hi|hello|sure|thanks|thank you|right|exactly|true|i know|"
@@ -44,9 +50,9 @@ _CUT = re.compile(r",\s+|\s+(?:and|but|because|so|since|as|when|while|which|thou
 _UNSAFE = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya)\b|\?|\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|"
                      r"bitch\w*|dick|piss\w*)\b|[@#*:;()<>\[\]]", re.IGNORECASE)
 # A clause that stops on a word like these has been cut mid-thought.
-_DANGLING = frozenset("a an the to of in on at for with by from and or but my our your his her their its that "
+_DANGLING = frozenset("a an the to of at for with by from and or but my our your his her their its that "
                       "this these those is are was were be been am very so really just not no i we he she they "
-                      "it as than into about like".split())
+                      "as than into about like".split())
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,8 @@ _FEELING = re.compile(r"^(?:you're|you were|you are|you feel|you felt|you've bee
 def tidy(text: str) -> str:
     """ED's escapes and typing made plain: "_comma_" -> ",", "im" -> "I'm", single spaces."""
     text = text.replace("_comma_", ",").replace("’", "'")
-    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"(?<!\w)[:;=]'?-?[()DPpO/\\|3]+(?!\w)|<3|\*\w+\*", " ", text)    # emoticons, *actions*
+    text = re.sub(r"\s+", " ", re.sub(r",(?=[A-Za-z])", ", ", text)).strip()
     return re.sub(r"\b[A-Za-z]+\b", lambda m: _TYPOS.get(m.group().lower(), m.group())
                   if m.group().lower() in _TYPOS else m.group(), text)
 
@@ -119,14 +126,17 @@ _THIRD = re.compile(rf"^{_TIME}?(?:he|she|they)\b(?! (?:said|says|told|think|thi
 
 
 def _chunks(sentence: str) -> list[str]:
-    """The sentence, then its parts between clause boundaries ("I was driving ..., and two cars crashed ...")."""
-    parts = [sentence]
-    bounds = [0, *(m.start() for m in _CUT.finditer(sentence)), len(sentence)]
-    ends = [m.end() for m in _CUT.finditer(sentence)]
-    starts = [0, *ends]
-    for start, end in zip(starts, bounds[1:]):
+    """The sentence (unless it turns on a "but", whose halves say different things), then its parts that can
+    stand alone: the first, and each after a comma or a coordinating "and", "but", "so" or "then" (a part after
+    "if", "because" or "when" is not something that happened)."""
+    parts = [] if re.search(r"\bbut\b", sentence, re.IGNORECASE) else [sentence]
+    cuts = list(_CUT.finditer(sentence))
+    starts = [(0, True), *((m.end(), bool(re.fullmatch(r",\s+|\s+(?:and|but|so|then)\s+", m.group(),
+                                                        re.IGNORECASE))) for m in cuts)]
+    ends = [m.start() for m in cuts] + [len(sentence)]
+    for (start, standalone), end in zip(starts, ends):
         part = sentence[start:end].strip(" ,")
-        if part and part != sentence:
+        if standalone and part and part != sentence:
             parts.append(part)
     return parts
 
@@ -158,8 +168,8 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             short = _shorten(part)
             if short is None:
                 continue
-            short = re.sub(r"(?:\s+(?:though|too|lol|haha|anyway|lmao|honestly|now))+$", "", short.strip(" ,"),
-                           flags=re.IGNORECASE)
+            short = re.sub(r"(?:\s+(?:though|too|lol|haha|anyway|lmao|honestly|now|I guess|I think|I suppose|"
+                           r"I believe))+$", "", short.strip(" ,"), flags=re.IGNORECASE)
             words = short.split()
             if (len(words) < MIN_WORDS or _UNSAFE.search(short) or words[-1].lower() in _DANGLING
                     or re.search(r"\b(?:I|we) (?:think|guess|mean|hope so|know|suppose)$", short, re.IGNORECASE)):

@@ -30,7 +30,7 @@ FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the 
 MAX_SPOKEN_SECONDS = 7.0
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
-_DEATH = re.compile(r"\b(?:pass(?:ed|es)? away|died|dies|dying|dead|death|funeral|killed|put (?:down|to sleep)|"
+_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|dying|dead|death|funeral|killed|put (?:down|to sleep)|"
                     r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                     r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
                     r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
@@ -50,7 +50,9 @@ _BAD_NEWS = re.compile(r"\b(?:lost|fired|laid off|failed|fail|broke up|dumped|ch
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship)|promot\w+|"
                         r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
-                        r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful)\b",
+                        r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|love|loved|"
+                        r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
+                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed)\b",
                         re.IGNORECASE)
 
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
@@ -62,12 +64,14 @@ _PERSON = re.compile(rf"\byour (?:(?:best|old|little|older|younger|new|dear) )?(
 
 @dataclass(frozen=True)
 class Frames:
-    """How one stance says a clause back: sentences with {c} for the clause (`lead`), and the sentence after it
-    that validates or asks (`follow`). `feeling_lead` serves a clause that states a feeling ("you were so
-    nervous"), which an echo question would sound odd with."""
+    """How one stance says a clause back: sentences with {c} for the clause (`lead`; `other_lead` instead when
+    someone else is the clause's subject, `feeling_lead` when it states a feeling: "you were so nervous", which
+    an echo question would sound odd with), and the sentence after it that validates or asks (`follow`). A
+    follow-up marked "past|", "now|" or "future|" is only asked about a clause of that time."""
     lead: tuple[str, ...]
     follow: tuple[str, ...]
     feeling_lead: tuple[str, ...] = ("It sounds like {c}.", "I hear you, {c}.", "So {c}.")
+    other_lead: tuple[str, ...] = ()
 
 
 FRAMES: dict[str, Frames] = {
@@ -92,29 +96,32 @@ FRAMES: dict[str, Frames] = {
     "celebrate": Frames(
         ("Wow, {c}! That's wonderful.", "{C}? That's amazing!", "Oh, {c}! That's great news.",
          "I love that {c}!", "That's fantastic, {c}!", "Yay, {c}! That's brilliant.",
-         "Congratulations, {c}!", "Oh wow, {c}? That's huge."),
-        ("You must be thrilled.", "How are you celebrating?", "How does it feel?", "You should be proud.",
-         "What was the best part?", "That must feel so good.", "That made me smile.", "Enjoy every bit of it!"),
-        ("It's so nice that {c}!", "I love hearing that {c}.", "It sounds like {c}, and rightly so!")),
+         "Oh wow, {c}? That's huge.", "Aw, {c}! That's lovely.", "How great that {c}!"),
+        ("You must be thrilled.", "past|How did you celebrate?", "How does it feel?", "That must feel so good.",
+         "past|What was the best part?", "That made me smile.", "now|Enjoy every bit of it!",
+         "future|I hope it's everything you want.", "future|What are you most looking forward to?",
+         "You should be proud."),
+        ("It's so nice that {c}!", "I love hearing that {c}.", "No wonder {c}!")),
     "look_forward": Frames(
         ("Oh, {c}? How exciting!", "So {c}! That sounds promising.", "{C}? That sounds lovely.",
          "Ooh, {c}! I hope it goes well.", "How exciting that {c}!"),
-        ("What are you most looking forward to?", "I hope it goes really well.", "Fingers crossed for you!",
+        ("future|What are you most looking forward to?", "I hope it goes really well.", "Fingers crossed for you!",
          "How are you feeling about it?", "It sounds like something to look forward to."),
         ("It sounds like {c}, and that's a good sign.", "I love that {c}!")),
     "appreciate": Frames(
-        ("It's lovely that {c}.", "That's so kind, {c}.", "I love that {c}.", "Aw, {c}. That's really sweet."),
-        ("That kind of thing means a lot.", "People like that make the world kinder.", "How did it feel?",
-         "That must have meant a lot.")),
+        ("It's lovely that {c}.", "I love that {c}.", "Aw, {c}. That's really sweet.", "How kind that {c}."),
+        ("That kind of thing means a lot.", "People like that make the world kinder.", "past|How did it feel?",
+         "That must mean a lot.")),
     "surprise": Frames(
         ("Wow, {c}? I didn't see that coming!", "Really, {c}? What a surprise.", "No way, {c}?",
          "Whoa, {c}? That's unexpected.", "Huh, {c}? That's quite a twist."),
-        ("How did you react?", "What happened next?", "How did you take it?", "I bet you didn't expect that!")),
+        ("past|How did you react?", "past|What happened next?", "past|How did you take it?",
+         "What do you make of it?")),
     "comfort": Frames(
         ("Oh no, {c}? That's so hard.", "I'm sorry {c}.", "That's really sad, {c}.",
          "Oh, {c}. That must hurt.", "Aw, I'm sorry {c}."),
         ("How are you holding up?", "It's okay to feel down about it.", "That would get anyone down.",
-         "How are you feeling now?", "I wish it had gone differently for you.", "That's a lot to deal with."),
+         "How are you feeling now?", "past|I wish it had gone differently for you.", "That's a lot to deal with."),
         ("I'm sorry {c}.", "Oh, {c}. That sounds really hard.", "It makes sense that {c}.")),
     "reminisce": Frames(
         ("Aw, {c}. That sounds special.", "Oh, {c}? What a memory.", "I love that {c}.",
@@ -124,42 +131,67 @@ FRAMES: dict[str, Frames] = {
     "reassure": Frames(
         ("Oh no, {c}? That sounds scary.", "That sounds stressful, {c}.", "{C}? That must be nerve-racking.",
          "It makes sense to be uneasy when {c}.", "Oh, {c}? I'd be nervous too."),
-        ("What worries you most about it?", "It's okay to feel uneasy about it.", "Anyone would be nervous.",
-         "How are you feeling about it now?", "Take it one step at a time.", "Is it any better now?"),
+        ("now|What worries you most about it?", "It's okay to feel uneasy about it.", "Anyone would be nervous.",
+         "How are you feeling about it now?", "Take it one step at a time.", "past|Are you okay now?"),
         ("It makes sense that {c}.", "I hear you, {c}. That sounds stressful.")),
     "validate": Frames(
-        ("Ugh, {c}? That's so unfair.", "Wait, {c}? That's not okay.", "{C}? I'd be annoyed too.",
-         "I can't believe {c}.", "Seriously, {c}? That's infuriating."),
-        ("Did you say anything?", "How did you handle it?", "Your frustration makes total sense.",
-         "Anyone would be fed up.", "You had every right to be upset.", "That would drive me up the wall."),
-        ("No wonder {c}.", "It makes sense that {c}.")),
+        ("Ugh, {c}? That's so frustrating.", "{C}? I'd be annoyed too.", "Oh, {c}? That would drive me up the wall.",
+         "Hm, {c}? I can see why that bugs you."),
+        ("past|Did you say anything?", "past|How did you handle it?", "Your frustration makes total sense.",
+         "Anyone would be fed up.", "You have every right to be upset.", "That would drive me up the wall."),
+        ("No wonder {c}.", "It makes sense that {c}."),
+        ("I can't believe {c}.", "Ugh, {c}? That's not okay.", "Seriously, {c}? That's so unfair.",
+         "Wait, {c}? That's not fair to you.")),
     "disgust": Frames(
         ("Ew, {c}? That's gross.", "Yuck, {c}? I'd be grossed out too.", "Ugh, {c}? How nasty."),
-        ("What did you do?", "That would turn my stomach.", "No wonder you were disgusted.")),
+        ("past|What did you do?", "That would turn my stomach.", "No wonder you were disgusted.")),
     "ease": Frames(
         ("Oh, {c}? That happens to everyone.", "So {c}. Honestly, we all have moments like that.",
          "Aw, {c}? Don't be too hard on yourself.", "Oh no, {c}? That's so human."),
         ("Most people forget these things fast.", "You can laugh about it one day.",
-         "How do you feel about it now?", "It was an honest mistake."),
+         "How do you feel about it now?", "past|It was an honest mistake."),
         ("It makes sense that {c}. Go easy on yourself.", "I hear you, {c}. It happens to everyone.")),
     "envy": Frames(
         ("It's natural to feel that way when {c}.", "I get it, {c}.", "{C}? Anyone would feel a bit envious."),
         ("It's hard not to compare sometimes.", "That feeling makes sense.", "Wanting that too is only human.")),
     "interest": Frames(
-        ("Oh, {c}? Tell me more.", "So {c}. What's that like?", "{C}? How did that come about?",
-         "Ah, {c}. How is that going?", "Oh, so {c}. What was that like?", "Oh, {c}? I'd love to hear more."),
-        ("How did it go?", "What was that like?", "What happened then?", "Tell me more about it.",
-         "How did that come about?", "I'd love to hear more.", "What made it stick with you?",
-         "How do you feel about it?"),
+        ("Oh, {c}? Tell me more.", "So {c}. past|What was that like?", "{C}? past|How did that come about?",
+         "Ah, {c}. now|How is that going?", "Oh, so {c}. now|What's that like?", "Oh, {c}? I'd love to hear more.",
+         "So {c}! future|What are you looking forward to?", "Oh, {c}? future|When does it happen?"),
+        ("past|How did it go?", "past|What was that like?", "past|What happened then?", "Tell me more about it.",
+         "I'd love to hear more.", "now|What's that like?", "now|How is it going so far?",
+         "How do you feel about it?", "future|What are you hoping for?"),
         ("Oh, {c}? Tell me more.", "So {c}. What's behind that?")),
     "acknowledge": Frames(
         ("So {c}. How do you feel about it?", "Oh, {c}? How are you taking it?", "Ah, {c}. What do you make of it?",
-         "{C}? How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
+         "{C}? past|How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
         ("How are you doing with it?", "What do you make of it?", "How are you feeling about it now?",
          "How does that sit with you?", "How are you taking it?", "What's going through your mind?",
-         "How did that leave you feeling?", "Is it still on your mind?"),
+         "past|How did that leave you feeling?", "Is it still on your mind?"),
         ("So {c}. What's on your mind about it?", "I hear you, {c}. What's weighing on you most?")),
 }
+# The listener's reactions that would sound odd twice: "Ew, ... this gross ever? That's gross."
+_REACTIONS = frozenset("gross scary unfair frustrating sad hard lovely amazing wonderful exciting nervous annoyed "
+                       "disgusted stressful special sorry glad relief".split())
+_FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan\w*|hop(?:e|ing)|want\w*|soon|tomorrow|next|coming up|"
+                     r"upcoming|about to|can't wait|looking forward|wish)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
+                   r"last|once|one time|used to|\w+ed)\b", re.IGNORECASE)
+
+
+def clause_time(clause: str) -> str:
+    """Whether the clause tells of what happened ("past"), is to come ("future") or is so now ("now")."""
+    return "future" if _FUTURE.search(clause) else "past" if _PAST.search(clause) else "now"
+
+
+def for_time(sentence: str, time: str) -> str | None:
+    """The sentence without its time marks, or None when it is marked for another time."""
+    marks = re.findall(r"\b(past|now|future)\|", sentence)
+    if any(mark != time for mark in marks):
+        return None
+    return re.sub(r"\b(?:past|now|future)\|", "", sentence)
+
+
 _PERSON_QUESTIONS = {
     "loss": ("What do you miss most about your {p}?", "What was your {p} like?",
              "What do you remember most about your {p}?"),
@@ -223,27 +255,38 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
     even the shortest does not fit the length limits."""
     frames = FRAMES[stance]
     rng = random.Random(seed)
-    leads = list(frames.feeling_lead if reflection.feeling else frames.lead)
+    clause, time = reflection.clause, clause_time(reflection.clause)
+    if reflection.feeling:
+        leads = frames.feeling_lead
+    elif frames.other_lead and not clause.startswith("you "):
+        leads = frames.other_lead
+    else:
+        leads = frames.lead
+    clause_words = set(re.findall(r"[a-z]+", clause.lower()))
+    leads = [lead for lead in map(lambda frame: for_time(frame, time), leads)
+             if lead and not (set(re.findall(r"[a-z]+", lead.replace("{c}", "").lower())) & _REACTIONS
+                              & clause_words)]
     rng.shuffle(leads)
-    follows = list(frames.follow)
-    person = _PERSON.search(reflection.clause)
+    follows = [f for f in (for_time(follow, time) for follow in frames.follow) if f]
+    person = _PERSON.search(clause)
     if person and stance in _PERSON_QUESTIONS:
         follows += [q.format(p=person.group(1)) for q in _PERSON_QUESTIONS[stance]] * 2
     rng.shuffle(follows)
     if asked:       # the speaker asked the listener something: turn it back rather than ignore it
         follows = [rng.choice(_ASKED_BACK)]
     used = {opening(u.utterance) for u in history if u.role == "listener"}
-    for lead in sorted(leads, key=lambda frame: opening(_fill(frame, reflection.clause)) in used):
-        first = _fill(lead, reflection.clause)
+    for lead in sorted(leads, key=lambda frame: opening(_fill(frame, clause)) in used):
+        first = _fill(lead, clause)
         if not fits(first):
             continue
-        # A lead that asks already, or says back a long clause, stands alone; a follow-up that repeats the lead's
-        # words is skipped.
-        if not asked and "?" in first.split(reflection.clause)[-1] or len(reflection.clause.split()) > FOLLOW_UP_CLAUSE_WORDS:
+        # A lead that asks already, or says back a long clause, stands alone (unless the speaker asked
+        # something); a follow-up that repeats the lead's words, or a second question, is skipped.
+        own_words = lead.replace("{c}", "").replace("{C}", "")
+        if not asked and ("?" in own_words.rstrip("?") or len(clause.split()) > FOLLOW_UP_CLAUSE_WORDS):
             return first
         for follow in follows:
-            if follow.rstrip("?.!").lower() in first.lower() or (first.endswith("?") and follow.endswith("?")
-                                                                 and lead.count(".") + lead.count("!") == 0):
+            if (follow.rstrip("?.!").lower() in first.lower()
+                    or (follow.endswith("?") and "?" in own_words.rstrip("?"))):
                 continue
             whole = f"{first} {follow}"
             if fits(whole):
@@ -252,14 +295,17 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
     return None
 
 
-def _written_reply(fallback: ListenerStance, stance: str, history: tuple[Utterance, ...], seed: int) -> str:
+def _written_reply(fallback: ListenerStance, stance: str, history: tuple[Utterance, ...], latest: str,
+                   seed: int) -> str:
     """A short reaction from the stance's written replies and one of its questions, so the turns that come here
     do not all read alike; the whole written reply when the stance has no question to ask."""
     rng = random.Random(seed)
     written = template_reply(fallback, history, seed)
     reactions = [first for text in TEMPLATES[fallback.name]
                  if (first := re.match(r"[^.!?]*[.!]", text)) and "?" not in (first := first.group())]
-    follows = [f for f in FRAMES.get(stance, FRAMES[fallback.name]).follow if f.endswith("?")]
+    time = clause_time(latest)
+    follows = [f for f in (for_time(follow, time) for follow in FRAMES.get(stance, FRAMES[fallback.name]).follow)
+               if f and f.endswith("?")]
     if reactions and follows:
         whole = f"{rng.choice(reactions)} {rng.choice(follows)}"
         if fits(whole):
@@ -299,7 +345,7 @@ class ReflectiveReplyWriter(ReplyWriter):
         fallback = STANCES.get(stance, STANCES["comfort"] if stance in ("loss", "illness") else voted)
         if stance == "relief":
             fallback = STANCES["acknowledge"]
-        return _written_reply(fallback, stance, history, seed), False
+        return _written_reply(fallback, stance, history, latest, seed), False
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
         yield self.reply(request, emotion)[0]
