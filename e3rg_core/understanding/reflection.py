@@ -37,7 +37,9 @@ _OWN = re.compile(rf"^{_TIME}{{0,2}}(?:(?:all|both|one|some|most|two|three) (?:o
                   re.IGNORECASE)
 # Someone else's doing to the speaker ("someone cut in front of me"): a third-person start with the speaker in it.
 _OTHERS = re.compile(rf"^{_TIME}{{0,2}}(?:someone|somebody|(?:he|she|they)(?! (?:said|says|told|think|thinks|know)\b)|"
-                     r"a (?:\w+ )?(?:man|woman|guy|lady|driver|kid|stranger|friend|co-?worker|neighbou?r))\b"
+                     r"a (?:\w+ )?(?:man|woman|guy|lady|driver|kid|stranger|friend|co-?worker|neighbou?r)|"
+                     r"the (?:[\w-]+ ){0,2}[\w-]+(?= (?:was|were|is|are|has|had|\w+ed|left|broke|took|kept|made|"
+                     r"came|went|got|gave|told|ran|fell|won|lost|stole|hit|bit|ate)\b))\b"
                      r"(?=.*\b(?:me|my|I|we|us|our)\b)", re.IGNORECASE)
 # Openings a reflection drops: fillers and answers to the listener's last question.
 _FILLER = re.compile(r"^(?:(?:yeah|yes|yep|yup|no|nope|nah|well|so|oh|ok|okay|haha|hah|lol|man|wow|honestly|"

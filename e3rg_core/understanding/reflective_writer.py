@@ -30,7 +30,7 @@ FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the 
 MAX_SPOKEN_SECONDS = 7.0
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
-_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|dying|dead|death|funeral|killed|put (?:down|to sleep)|"
+_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
                     r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                     r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
                     r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
@@ -176,7 +176,10 @@ _REACTIONS = frozenset("gross scary unfair frustrating sad hard lovely amazing w
 _FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan\w*|hop(?:e|ing)|want\w*|soon|tomorrow|next|coming up|"
                      r"upcoming|about to|can't wait|looking forward|wish)\b", re.IGNORECASE)
 _PAST = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
-                   r"last|once|one time|used to|\w+ed)\b", re.IGNORECASE)
+                   r"last|once|one time|used to|\w+ed|ate|beat|became|began|bought|broke|brought|caught|chose|drank|"
+                   r"drove|fell|felt|flew|forgot|held|hid|kept|knew|left|lent|let|meant|met|paid|ran|rode|sang|sat|"
+                   r"said|sent|shot|slept|sold|spent|spilt|stole|stood|swam|taught|thought|threw|tore|woke|wore|"
+                   r"wrote|quit|passed away)\b", re.IGNORECASE)
 
 
 def clause_time(clause: str) -> str:
@@ -200,9 +203,9 @@ _PERSON_QUESTIONS = {
 }
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
-_ASKED_BACK = ("Good question! I'm more curious about you, though.", "Hmm, I'd rather hear your side of it.",
-               "That's a good question. What's your own take?", "Ha, good question. What about you?",
-               "I'd love to hear what you think first.")
+_ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
+               "Good question. I'm curious about you, though.", "Ha, I'd rather hear your side.",
+               "Good question! What's your take?")
 _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?", "Hey, good to hear from you. "
               "What's new with you?", "Hi there! What have you been up to?")
 
@@ -275,7 +278,10 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
     if asked:       # the speaker asked the listener something: turn it back rather than ignore it
         follows = [rng.choice(_ASKED_BACK)]
     used = {opening(u.utterance) for u in history if u.role == "listener"}
-    for lead in sorted(leads, key=lambda frame: opening(_fill(frame, clause)) in used):
+    leads.sort(key=lambda frame: opening(_fill(frame, clause)) in used)
+    if asked:       # the first lead that leaves room for the question turned back
+        leads.sort(key=lambda frame: not fits(f"{_fill(frame, clause)} {follows[0]}"))
+    for lead in leads:
         first = _fill(lead, clause)
         if not fits(first):
             continue
