@@ -38,9 +38,11 @@ _OWN = re.compile(rf"^{_TIME}{{0,2}}(?:(?:all|both|one|some|most|two|three) (?:o
 # Someone else's doing to the speaker ("someone cut in front of me"): a third-person start with the speaker in it.
 _OTHERS = re.compile(rf"^{_TIME}{{0,2}}(?:someone|somebody|(?:he|she|they)(?! (?:said|says|told|think|thinks|know)\b)|"
                      r"a (?:\w+ )?(?:man|woman|guy|lady|driver|kid|stranger|friend|co-?worker|neighbou?r)|"
-                     r"the (?:[\w-]+ ){0,2}[\w-]+(?= (?:was|were|is|are|has|had|\w+ed|left|broke|took|kept|made|"
-                     r"came|went|got|gave|told|ran|fell|won|lost|stole|hit|bit|ate)\b))\b"
-                     r"(?=.*\b(?:me|my|I|we|us|our)\b)", re.IGNORECASE)
+                     # "the bus left without me": a named thing or person doing something, right at the start
+                     r"(?<=^)the (?:[\w-]+ ){0,2}[\w-]+(?= (?:was|were|has|had|left|broke|took|kept|made|came|went|"
+                     r"got|gave|told|ran|fell|won|lost|stole|bit|ate|called|charged|refused|cancell?ed|ruined|"
+                     r"forgot|ignored|yelled)\b))\b"
+                     r"(?=.*\b(?:me|my|mine|I|we|us|our)\b)", re.IGNORECASE)
 # Openings a reflection drops: fillers and answers to the listener's last question.
 _FILLER = re.compile(r"^(?:(?:yeah|yes|yep|yup|no|nope|nah|well|so|oh|ok|okay|haha|hah|lol|man|wow|honestly|"
                      r"actually|and|but|also|ugh|hey|hi|hello|sure|thanks|thank you|right|exactly|true|i know|"
@@ -122,24 +124,33 @@ def _shorten(sentence: str) -> str | None:
     return best
 
 
+# "I wasn't mad at him": said back, a denied feeling reads as the listener's misreading.
+_DENIED_FEELING = re.compile(r"\b(?:wasn't|weren't|am not|'m not|not|never|don't|didn't) (?:\w+ )?(?:mad|angry|upset|"
+                             r"sad|happy|scared|afraid|worried|annoyed|jealous|proud|sure|bothered)\b", re.IGNORECASE)
 _HEDGE = re.compile(r"^(?:I|we) (?:really )?(?:think|guess|feel like|feel that|feel|know|believe|suppose|just "
-                    r"realized|realized|found out|heard|noticed|remember|swear) (?:that )?(?=\S)", re.IGNORECASE)
+                    r"realized|realized|found out|heard|noticed|remember|swear) (?:that )?(?=\S)|"
+                    # a feeling about an event: the event is the news ("I was so happy when my mom came")
+                    r"^(?:I|we) (?:am|was|were|'m|felt|feel|got) (?:so |really |very |super |pretty |a bit |"
+                    r"a little |quite |extremely )*(?:happy|glad|sad|upset|mad|angry|proud|excited|thrilled|"
+                    r"relieved|surprised|shocked|nervous|worried|scared|afraid|annoyed|disappointed|embarrassed|"
+                    r"grateful|thankful|jealous|lonely|devastated|heartbroken|amazed|impressed) "
+                    r"(?:that|when|because|since|as) (?=\S)", re.IGNORECASE)
 _THIRD = re.compile(rf"^{_TIME}?(?:he|she|they)\b(?! (?:said|says|told|think|thinks|know|knows)\b)", re.IGNORECASE)
 
 
 def _chunks(sentence: str) -> list[str]:
     """The sentence (unless it turns on a "but", whose halves say different things), then its parts that can
     stand alone: the first, and each after a comma or a coordinating "and", "but", "so" or "then" (a part after
-    "if", "because" or "when" is not something that happened)."""
-    parts = [] if re.search(r"\bbut\b", sentence, re.IGNORECASE) else [sentence]
+    "if", "because" or "when" is not something that happened); each with whether it follows a "but" (the point
+    of a sentence that turns)."""
+    parts = [] if re.search(r"\bbut\b", sentence, re.IGNORECASE) else [(sentence, False)]
     cuts = list(_CUT.finditer(sentence))
-    starts = [(0, True), *((m.end(), bool(re.fullmatch(r",\s+|\s+(?:and|but|so|then)\s+", m.group(),
-                                                        re.IGNORECASE))) for m in cuts)]
+    starts = [(0, ""), *((m.end(), m.group().strip(" ,").lower()) for m in cuts)]
     ends = [m.start() for m in cuts] + [len(sentence)]
-    for (start, standalone), end in zip(starts, ends):
+    for (start, word), end in zip(starts, ends):
         part = sentence[start:end].strip(" ,")
-        if standalone and part and part != sentence:
-            parts.append(part)
+        if word in ("", "and", "but", "so", "then") and part and part != sentence:
+            parts.append((part, word == "but"))
     return parts
 
 
@@ -154,18 +165,20 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
         sentence = re.sub(r"[.!]+$", "", sentence).strip()
         if "?" in sentence:
             continue
-        for part_index, part in enumerate(_chunks(sentence)):
+        for part_index, (part, after_but) in enumerate(_chunks(sentence)):
             part = _FILLER.sub("", part).strip(" ,.!-")
             hedge = _HEDGE.match(part)
             if hedge and (_OWN.match(part[hedge.end():]) or _OTHERS.match(part[hedge.end():])):
                 part = part[hedge.end():]
-            # A part cut from a longer sentence must be the speaker's own doing ("so she could ..." is not news).
-            own = _OWN.match(part) or (not part_index and (_OTHERS.match(part) or (others and _THIRD.match(part))))
+            # A clause about someone else must have the speaker in it ("they didn't invite me"); one with no
+            # one's doing in it ("so she could ...") is not news.
+            own = (_OWN.match(part) or _OTHERS.match(part)
+                   or (not part_index and others and _THIRD.match(part)))
             if not own:
                 continue
             # A comma after the subject ends the clause worth saying back ("I got this job, just waiting ...").
             comma = part.find(", ", own.end())
-            if comma > 0 and len(part[:comma].split()) >= MIN_WORDS + 1:
+            if comma > 0 and len(part[:comma].split()) >= MIN_WORDS:
                 part = part[:comma]
             short = _shorten(part)
             if short is None:
@@ -173,7 +186,9 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             short = re.sub(r"(?:\s+(?:though|too|lol|haha|anyway|lmao|honestly|now|I guess|I think|I suppose|"
                            r"I believe))+$", "", short.strip(" ,"), flags=re.IGNORECASE)
             words = short.split()
-            if (len(words) < MIN_WORDS or _UNSAFE.search(short) or words[-1].lower() in _DANGLING
+            if (len(words) < MIN_WORDS or _UNSAFE.search(short) or "better place" in short.lower() or words[-1].lower() in _DANGLING
+                    or _DENIED_FEELING.search(short)
+                    or re.search(r"\b(?:wonder|think|guess|know|hope|wish|believe|remember|realize|mean)$", short)
                     or re.search(r"\b(?:I|we) (?:think|guess|mean|hope so|know|suppose)$", short, re.IGNORECASE)):
                 continue
             said_back = to_second_person(short)
@@ -182,5 +197,5 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             # The news over the rest, events over bare feelings, then the earlier sentence (where ED speakers put the news), then the
             # whole sentence over a part of it.
             plain = not (salient and salient.search(short))
-            found.append(((plain, feeling, position, part_index > 0), Reflection(said_back, feeling)))
+            found.append(((plain, feeling, position, not after_but, part_index > 0), Reflection(said_back, feeling)))
     return min(found, key=lambda pair: pair[0])[1] if found else None

@@ -99,14 +99,13 @@ FRAMES: dict[str, Frames] = {
          "Oh wow, {c}? That's huge.", "Aw, {c}! That's lovely.", "How great that {c}!"),
         ("You must be thrilled.", "past|How did you celebrate?", "How does it feel?", "That must feel so good.",
          "past|What was the best part?", "That made me smile.", "now|Enjoy every bit of it!",
-         "future|I hope it's everything you want.", "future|What are you most looking forward to?",
-         "You should be proud."),
+         "future|I hope it's everything you want.", "future|What are you most looking forward to?"),
         ("It's so nice that {c}!", "I love hearing that {c}.", "No wonder {c}!")),
     "look_forward": Frames(
         ("Oh, {c}? How exciting!", "So {c}! That sounds promising.", "{C}? That sounds lovely.",
-         "Ooh, {c}! I hope it goes well.", "How exciting that {c}!"),
-        ("future|What are you most looking forward to?", "I hope it goes really well.", "Fingers crossed for you!",
-         "How are you feeling about it?", "It sounds like something to look forward to."),
+         "Ooh, {c}! future|I hope it goes well.", "How exciting that {c}!"),
+        ("future|What are you most looking forward to?", "future|I hope it goes really well.",
+         "future|Fingers crossed for you!", "How are you feeling about it?", "That sounds really promising."),
         ("It sounds like {c}, and that's a good sign.", "I love that {c}!")),
     "appreciate": Frames(
         ("It's lovely that {c}.", "I love that {c}.", "Aw, {c}. That's really sweet.", "How kind that {c}."),
@@ -130,7 +129,7 @@ FRAMES: dict[str, Frames] = {
          "It's nice to look back on times like that.")),
     "reassure": Frames(
         ("Oh no, {c}? That sounds scary.", "That sounds stressful, {c}.", "{C}? That must be nerve-racking.",
-         "It makes sense to be uneasy when {c}.", "Oh, {c}? I'd be nervous too."),
+         "Oh, {c}? I'd be nervous too."),
         ("now|What worries you most about it?", "It's okay to feel uneasy about it.", "Anyone would be nervous.",
          "How are you feeling about it now?", "Take it one step at a time.", "past|Are you okay now?"),
         ("It makes sense that {c}.", "I hear you, {c}. That sounds stressful.")),
@@ -161,7 +160,7 @@ FRAMES: dict[str, Frames] = {
         ("past|How did it go?", "past|What was that like?", "past|What happened then?", "Tell me more about it.",
          "I'd love to hear more.", "now|What's that like?", "now|How is it going so far?",
          "How do you feel about it?", "future|What are you hoping for?"),
-        ("Oh, {c}? Tell me more.", "So {c}. What's behind that?")),
+        ("Oh, {c}? Tell me more.", "So {c}. How come?")),
     "acknowledge": Frames(
         ("So {c}. How do you feel about it?", "Oh, {c}? How are you taking it?", "Ah, {c}. What do you make of it?",
          "{C}? past|How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
@@ -210,9 +209,16 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
               "What's new with you?", "Hi there! What have you been up to?")
 
 
+# "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
+_NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
+                        r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b",
+                        re.IGNORECASE)
+
+
 def situation_stance(text: str, voted: ListenerStance) -> str:
     """The frames the turn's words call for: a death or an illness outranks the vote (unless they say it ended
     well); clear bad news is not cheered and clear good news does not get condolences."""
+    text = _NOT_DEATH.sub(" ", text)
     death, ill, recovered = _DEATH.search(text), _ILLNESS.search(text), _RECOVERED.search(text)
     if death:
         return "loss"
@@ -248,6 +254,10 @@ def fits(text: str) -> bool:
 
 
 def _fill(frame: str, clause: str) -> str:
+    """The frame with the clause in it; a time phrase set off at the clause's start ("last year, you ...") is left
+    out where the clause does not open the reply, as "I'm sorry last year, you ..." would read."""
+    if not frame.startswith("{C}"):
+        clause = re.sub(r"^[\w' ]{3,30}?, (?=you\b|your\b)", "", clause)
     text = frame.replace("{C}", clause[:1].upper() + clause[1:]).replace("{c}", clause)
     return text[:1].upper() + text[1:]
 
@@ -287,12 +297,15 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
             continue
         # A lead that asks already, or says back a long clause, stands alone (unless the speaker asked
         # something); a follow-up that repeats the lead's words, or a second question, is skipped.
-        own_words = lead.replace("{c}", "").replace("{C}", "")
-        if not asked and ("?" in own_words.rstrip("?") or len(clause.split()) > FOLLOW_UP_CLAUSE_WORDS):
+        # A lead with a sentence of its own after the clause ("{c}? That's so hard.") is a whole reply, and so
+        # is a long clause said back; else one follow-up validates or asks. A question the speaker asked is
+        # turned back whatever the lead.
+        complete = bool(re.search(r"\{[cC]\}[^{}]*[.!?]\s+\S", lead))
+        asks = "?" in re.sub(r"\{[cC]\}\?", "", lead)
+        if not asked and (complete or len(clause.split()) > FOLLOW_UP_CLAUSE_WORDS):
             return first
         for follow in follows:
-            if (follow.rstrip("?.!").lower() in first.lower()
-                    or (follow.endswith("?") and "?" in own_words.rstrip("?"))):
+            if follow.rstrip("?.!").lower() in first.lower() or (follow.endswith("?") and asks):
                 continue
             whole = f"{first} {follow}"
             if fits(whole):
