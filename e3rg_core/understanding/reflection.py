@@ -134,7 +134,7 @@ _HEDGE = re.compile(r"^(?:I|we) (?:really )?(?:think|guess|feel like|feel that|f
                     r"a little |quite |extremely )*(?:happy|glad|sad|upset|mad|angry|proud|excited|thrilled|"
                     r"relieved|surprised|shocked|nervous|worried|scared|afraid|annoyed|disappointed|embarrassed|"
                     r"grateful|thankful|jealous|lonely|devastated|heartbroken|amazed|impressed) "
-                    r"(?:that|when|because|since|as) (?=\S)", re.IGNORECASE)
+                    r"(?:(?:that|when|because|since|as) )?(?=\S)", re.IGNORECASE)
 _THIRD = re.compile(rf"^{_TIME}?(?:he|she|they)\b(?! (?:said|says|told|think|thinks|know|knows)\b)", re.IGNORECASE)
 
 

@@ -96,7 +96,7 @@ FRAMES: dict[str, Frames] = {
     "celebrate": Frames(
         ("Wow, {c}! That's wonderful.", "{C}? That's amazing!", "Oh, {c}! That's great news.",
          "I love that {c}!", "That's fantastic, {c}!", "Yay, {c}! That's brilliant.",
-         "Oh wow, {c}? That's huge.", "Aw, {c}! That's lovely.", "How great that {c}!"),
+         "Aw, {c}! That's lovely.", "How great that {c}!"),
         ("You must be thrilled.", "past|How did you celebrate?", "How does it feel?", "That must feel so good.",
          "past|What was the best part?", "That made me smile.", "now|Enjoy every bit of it!",
          "future|I hope it's everything you want.", "future|What are you most looking forward to?"),
@@ -115,7 +115,8 @@ FRAMES: dict[str, Frames] = {
         ("Wow, {c}? I didn't see that coming!", "Really, {c}? What a surprise.", "No way, {c}?",
          "Whoa, {c}? That's unexpected.", "Huh, {c}? That's quite a twist."),
         ("past|How did you react?", "past|What happened next?", "past|How did you take it?",
-         "What do you make of it?")),
+         "What do you make of it?", "past|Did you see it coming at all?", "How do you feel about it now?",
+         "past|What went through your head?", "Has it sunk in yet?")),
     "comfort": Frames(
         ("Oh no, {c}? That's so hard.", "I'm sorry {c}.", "That's really sad, {c}.",
          "Oh, {c}. That must hurt.", "Aw, I'm sorry {c}."),
@@ -131,13 +132,17 @@ FRAMES: dict[str, Frames] = {
         ("Oh no, {c}? That sounds scary.", "That sounds stressful, {c}.", "{C}? That must be nerve-racking.",
          "Oh, {c}? I'd be nervous too."),
         ("now|What worries you most about it?", "It's okay to feel uneasy about it.", "Anyone would be nervous.",
-         "How are you feeling about it now?", "Take it one step at a time.", "past|Are you okay now?"),
+         "How are you feeling about it now?", "Take it one step at a time.", "past|Are you okay now?",
+         "future|What's the part that worries you most?", "past|Did it shake you up?", "Is it still on your mind?",
+         "What would help you feel calmer?", "now|Has it been keeping you up?"),
         ("It makes sense that {c}.", "I hear you, {c}. That sounds stressful.")),
     "validate": Frames(
         ("Ugh, {c}? That's so frustrating.", "{C}? I'd be annoyed too.", "Oh, {c}? That would drive me up the wall.",
          "Hm, {c}? I can see why that bugs you."),
         ("past|Did you say anything?", "past|How did you handle it?", "Your frustration makes total sense.",
-         "Anyone would be fed up.", "You have every right to be upset.", "That would drive me up the wall."),
+         "Anyone would be fed up.", "You have every right to be upset.", "That would drive me up the wall.",
+         "past|What did you do then?", "past|Did anyone say sorry?", "now|Is it still going on?",
+         "now|How long has it been like this?", "Are you still fuming about it?"),
         ("No wonder {c}.", "It makes sense that {c}."),
         ("I can't believe {c}.", "Ugh, {c}? That's not okay.", "Seriously, {c}? That's so unfair.",
          "Wait, {c}? That's not fair to you.")),
@@ -148,7 +153,9 @@ FRAMES: dict[str, Frames] = {
         ("Oh, {c}? That happens to everyone.", "So {c}. Honestly, we all have moments like that.",
          "Aw, {c}? Don't be too hard on yourself.", "Oh no, {c}? That's so human."),
         ("Most people forget these things fast.", "You can laugh about it one day.",
-         "How do you feel about it now?", "past|It was an honest mistake."),
+         "How do you feel about it now?", "past|It was an honest mistake.", "past|Did anyone even notice?",
+         "past|Can you laugh about it yet?", "past|How did you get through the moment?",
+         "Is it still bugging you?"),
         ("It makes sense that {c}. Go easy on yourself.", "I hear you, {c}. It happens to everyone.")),
     "envy": Frames(
         ("It's natural to feel that way when {c}.", "I get it, {c}.", "{C}? Anyone would feel a bit envious."),
@@ -159,15 +166,25 @@ FRAMES: dict[str, Frames] = {
          "So {c}! future|What are you looking forward to?", "Oh, {c}? future|When does it happen?"),
         ("past|How did it go?", "past|What was that like?", "past|What happened then?", "Tell me more about it.",
          "I'd love to hear more.", "now|What's that like?", "now|How is it going so far?",
-         "How do you feel about it?", "future|What are you hoping for?"),
+         "How do you feel about it?", "future|What are you hoping for?", "What got you into that?",
+         "past|What stood out to you?", "now|What do you like most about it?", "now|How long has that been going on?",
+         "future|When do you think it'll happen?", "What's the story there?"),
         ("Oh, {c}? Tell me more.", "So {c}. How come?")),
     "acknowledge": Frames(
         ("So {c}. How do you feel about it?", "Oh, {c}? How are you taking it?", "Ah, {c}. What do you make of it?",
          "{C}? past|How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
         ("How are you doing with it?", "What do you make of it?", "How are you feeling about it now?",
          "How does that sit with you?", "How are you taking it?", "What's going through your mind?",
-         "past|How did that leave you feeling?", "Is it still on your mind?"),
+         "past|How did that leave you feeling?", "Is it still on your mind?", "past|How did it turn out?",
+         "What's the hardest part of it?", "now|How are you holding up with it?", "past|Did it catch you off guard?",
+         "future|How are you feeling about what comes next?", "Do you want to tell me more?"),
         ("So {c}. What's on your mind about it?", "I hear you, {c}. What's weighing on you most?")),
+}
+# Sympathy said after a clause that is not itself the sad news ("So he was your best friend. I'm so sorry.").
+_SYMPATHY = {
+    "loss": ("I'm so sorry.", "I'm so sorry for your loss.", "That must hurt so much."),
+    "illness": ("That must be so worrying.", "I hope things get better soon.", "I'm sorry it's been so hard."),
+    "comfort": ("That sounds really hard.", "That must weigh on you.", "I'm sorry it's been so hard."),
 }
 # The listener's reactions that would sound odd twice: "Ew, ... this gross ever? That's gross."
 _REACTIONS = frozenset("gross scary unfair frustrating sad hard lovely amazing wonderful exciting nervous annoyed "
@@ -179,6 +196,10 @@ _PAST = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|
                    r"drove|fell|felt|flew|forgot|held|hid|kept|knew|left|lent|let|meant|met|paid|ran|rode|sang|sat|"
                    r"said|sent|shot|slept|sold|spent|spilt|stole|stood|swam|taught|thought|threw|tore|woke|wore|"
                    r"wrote|quit|passed away)\b", re.IGNORECASE)
+
+
+def _sad_words() -> re.Pattern:
+    return re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS)), re.IGNORECASE)
 
 
 def clause_time(clause: str) -> str:
@@ -204,9 +225,13 @@ _PERSON_QUESTIONS = {
 # and turns the question back.
 _ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
                "Good question. I'm curious about you, though.", "Ha, I'd rather hear your side.",
-               "Good question! What's your take?")
+               "Good question! What's your take?", "Hmm, I'm more interested in your answer.",
+               "Ooh, good one. What do you think?", "I'd love to hear your answer first.",
+               "That's a fun question. How about you?", "Good question! What made you ask?")
 _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?", "Hey, good to hear from you. "
-              "What's new with you?", "Hi there! What have you been up to?")
+              "What's new with you?", "Hi there! What have you been up to?", "Hey! How are things with you?",
+              "Hello there. What's been happening lately?", "Hi! Anything on your mind today?",
+              "Hey there! How's your week going?")
 
 
 # "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
@@ -236,6 +261,9 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     if voted.condolences and not bad:
         return "acknowledge"
     return voted.name
+
+
+_SAD_CLAUSE = _sad_words()
 
 
 def _turn_seed(history: tuple[Utterance, ...], seed: int) -> int:
@@ -269,7 +297,11 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
     frames = FRAMES[stance]
     rng = random.Random(seed)
     clause, time = reflection.clause, clause_time(reflection.clause)
-    if reflection.feeling:
+    if stance in _SYMPATHY and not _SAD_CLAUSE.search(clause):
+        # "I'm sorry he was your best friend" would be sorry for the wrong thing: say the clause back, then
+        # the sympathy on its own.
+        leads = [f"{opener} {{c}}. {sympathy}" for opener in ("Oh,", "So") for sympathy in _SYMPATHY[stance]]
+    elif reflection.feeling:
         leads = frames.feeling_lead
     elif frames.other_lead and not clause.startswith("you "):
         leads = frames.other_lead
