@@ -48,8 +48,11 @@ _FILLER = re.compile(r"^(?:(?:yeah|yes|yep|yup|no|nope|nah|well|so|oh|ok|okay|ha
                      r"actually|and|but|also|ugh|hey|hi|hello|sure|thanks|thank you|right|exactly|true|i know|"
                      r"definitely|absolutely|totally|really|um|hmm)\b[\s,.!]*)+", re.IGNORECASE)
 # Where a long sentence may be cut, keeping the part before.
-_CUT = re.compile(r",\s+|\s+(?:and|but|because|so|since|as|when|while|which|though|although|until|after|"
-                  r"before|if|then|cause|cuz)\s+", re.IGNORECASE)
+_CUT = re.compile(r",\s+|\s+(?:and|but|because|since|when|while|which|though|although|until|after|before|if|then|"
+                  r"cause|cuz)\s+|"
+                  # "so" and "as" join clauses only before a subject ("so I left"), not in "so angry", "as well"
+                  r"\s+(?:so|as)\s+(?=(?:I|we|he|she|they|my|our|his|her|their|the|it|that|now|then)\b)",
+                  re.IGNORECASE)
 # Words that make a clause unsafe to say back: it addresses the listener, is a question, or is crude.
 _UNSAFE = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya)\b|\?|\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|"
                      r"bitch\w*|dick|piss\w*)\b|[@#*:;()<>\[\]]", re.IGNORECASE)
@@ -167,6 +170,8 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             continue
         for part_index, (part, after_but) in enumerate(_chunks(sentence)):
             part = _FILLER.sub("", part).strip(" ,.!-")
+            # "When my ex cheated on me, ...": the when-part is the event
+            part = re.sub(r"^when (?=(?:I|my|we|our|someone|somebody)\b)", "", part, flags=re.IGNORECASE)
             hedge = _HEDGE.match(part)
             if hedge and (_OWN.match(part[hedge.end():]) or _OTHERS.match(part[hedge.end():])):
                 part = part[hedge.end():]
@@ -188,7 +193,9 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             words = short.split()
             if (len(words) < MIN_WORDS or _UNSAFE.search(short) or "better place" in short.lower() or words[-1].lower() in _DANGLING
                     or _DENIED_FEELING.search(short)
-                    or re.search(r"\b(?:wonder|think|guess|know|hope|wish|believe|remember|realize|mean)$", short)
+                    or re.search(r"\b(?:wonder|think|guess|know|hope|wish|believe|remember|realize|mean|did|do|does|"
+                                 r"was|were|am|is|are|have|has|had|can|could|will|would|should)$", short)
+                    or re.search(r"\b(?:could|would|almost|nearly)(?: have|'ve)? died\b", short, re.IGNORECASE)
                     or re.search(r"\b(?:I|we) (?:think|guess|mean|hope so|know|suppose)$", short, re.IGNORECASE)):
                 continue
             said_back = to_second_person(short)
