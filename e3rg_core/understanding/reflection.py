@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 MAX_WORDS = 15          # a longer clause, said back whole, crowds out the reply's own words (25 in all)
-MIN_WORDS = 3
+MIN_WORDS = 4       # "you went over", "you can't wait" say too little to be worth saying back
 
 # ED's typing: "im", "dont", a lower-case "i".
 _TYPOS = {"i": "I", "im": "I'm", "ive": "I've", "dont": "don't", "didnt": "didn't",
@@ -130,8 +130,9 @@ def _shorten(sentence: str) -> str | None:
 # "I wasn't mad at him": said back, a denied feeling reads as the listener's misreading.
 _DENIED_FEELING = re.compile(r"\b(?:wasn't|weren't|am not|'m not|not|never|don't|didn't) (?:\w+ )?(?:mad|angry|upset|"
                              r"sad|happy|scared|afraid|worried|annoyed|jealous|proud|sure|bothered)\b", re.IGNORECASE)
-_HEDGE = re.compile(r"^(?:I|we) (?:really )?(?:think|guess|feel like|feel that|feel|know|believe|suppose|just "
-                    r"realized|realized|found out|heard|noticed|remember|swear) (?:that )?(?=\S)|"
+_OPINION = (r"^(?:I|we) (?:really )?(?:think|guess|feel like|feel that|feel|know|believe|suppose|just realized|"
+            r"realized|found out|heard|noticed|remember|swear) (?:that )?(?=\S)")
+_HEDGE = re.compile(_OPINION + r"|"
                     # a feeling about an event: the event is the news ("I was so happy when my mom came")
                     r"^(?:I|we) (?:am|was|were|'m|felt|feel|got) (?:so |really |very |super |pretty |a bit |"
                     r"a little |quite |extremely )*(?:happy|glad|sad|upset|mad|angry|proud|excited|thrilled|"
@@ -197,6 +198,11 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
                                  r"was|were|am|is|are|have|has|had|can|could|will|would|should)$", short)
                     or re.search(r"\b(?:could|would|almost|nearly)(?: have|'ve)? died\b", short, re.IGNORECASE)
                     or re.search(r"\b(?:I|we) (?:think|guess|mean|hope so|know|suppose)$", short, re.IGNORECASE)):
+                continue
+            # An opinion whose hedge could not be taken off ("I guess the one thing ...") is not news, and a
+            # while- or when-part with no main clause after it ("one time while I was waking up") is unfinished.
+            if re.match(_OPINION, short, re.IGNORECASE) or (re.match(rf"^{_TIME}?(?:while|when) ", short, re.IGNORECASE)
+                                       and len(re.findall(r"\b(?:I|we|my|our)\b", short, re.IGNORECASE)) < 2):
                 continue
             said_back = to_second_person(short)
             said_back = said_back[0].lower() + said_back[1:]

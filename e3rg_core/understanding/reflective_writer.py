@@ -55,6 +55,8 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed)\b",
                         re.IGNORECASE)
 
+_LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
+                      r"hurt|no one (?:else )?(?:was|got) hurt)\b", re.IGNORECASE)
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
 _PEOPLE = ("grandmother grandma granny grandfather grandpa mother mom mum father dad wife husband son daughter "
            "brother sister aunt uncle cousin friend boyfriend girlfriend partner baby dog cat puppy kitten pet horse "
@@ -249,6 +251,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
         return "loss"
     if ill:
         return "relief" if recovered else "illness"
+    if _LUCKILY.search(text) and not voted.cheer:
+        return "relief"
     bad, good = _BAD_NEWS.search(text), _GOOD_NEWS.search(text)
     if voted.cheer and bad and not good:
         return "acknowledge"
