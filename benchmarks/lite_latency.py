@@ -38,7 +38,8 @@ COLD_CLI_TARGET_S = 12.0
 # Parts of new text turns, one kind of news each (a loss, good news, a grievance, a worry, a memory, small talk).
 WHO = ("my sister", "my neighbour", "my best friend", "my uncle", "my coworker", "my son", "my grandmother",
        "my landlord", "our dog", "my cousin", "my roommate", "my teacher")
-NEWS = ("passed away {when}", "won a {thing} {when}", "forgot my {thing} {when}", "has been in the hospital since {when}",
+NEWS = ("passed away {when}", "won a {thing} {when}", "forgot my {thing} {when}",
+        "has been in the hospital since {when}",
         "gave me an old {thing} {when}", "broke my {thing} {when}", "surprised me with a {thing} {when}",
         "took my {thing} without asking {when}", "finally fixed the {thing} {when}", "moved away {when}")
 THINGS = ("bike", "guitar", "camera", "birthday", "lamp", "painting", "watch", "scarf", "ticket", "record player",
@@ -211,7 +212,8 @@ def main() -> None:
           f"{max(warm_totals):.2f} s; reply text shown after {summary['warm_text_shown_median_s']:.2f} s (median, "
           f"target <= {TEXT_SHOWN_TARGET_S} s), before speech and video: {summary['text_before_speech']}")
     print(f"warm text-only turn through the app's /respond (gradio_client): median "
-          f"{summary['warm_api_respond_median_s']:.2f} s, max {max(api_seconds):.2f} s (target <= {WARM_API_TARGET_S} s)")
+          f"{summary['warm_api_respond_median_s']:.2f} s, max {max(api_seconds):.2f} s "
+          f"(target <= {WARM_API_TARGET_S} s)")
     print(f"{CONCURRENT_TURNS} turns sent to /respond at once: all done after {concurrent_s:.2f} s "
           f"(target <= {CONCURRENT_TARGET_S} s); the app's peak memory {app_peak:.2f} GiB "
           f"(target <= {PEAK_MEMORY_TARGET_GIB} GiB)")

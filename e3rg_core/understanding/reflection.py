@@ -26,7 +26,8 @@ _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yo
 _AGREE = {"am": "are", "was": "were", "wasn't": "weren't", "'m": "'re"}
 # A clause that begins like this is the speaker's own news (a time phrase may come first).
 _TIME = (r"(?:(?:today|yesterday|tonight|recently|lately|finally|once|earlier|this (?:morning|week|year|month|"
-         r"weekend|past \w+|evening|afternoon)|last (?:night|week|month|year|weekend|\w+day)|(?:a|one|two|three|a few|several) "
+         r"weekend|past \w+|evening|afternoon)|last (?:night|week|month|year|weekend|\w+day)|"
+         r"(?:a|one|two|three|a few|several) "
          r"(?:days?|weeks?|months?|years?) (?:ago|back)|the other day|one (?:time|day|night)|back then|"
          r"when (?:I|we) \w+(?: [\w']+){0,3}?|"
          r"(?:on|at(?! least)|in(?! (?:fact|general|case))|during|after|before|over|coming|going|driving|walking|"
@@ -48,7 +49,9 @@ _FILLER = re.compile(r"^(?:(?:yeah|yes|yep|yup|no|nope|nah|well|so|oh|ok|okay|ha
                      r"actually|and|but|also|ugh|hey|hi|hello|sure|thanks|thank you|right|exactly|true|i know|"
                      r"definitely|absolutely|totally|really|um|hmm)\b[\s,.!]*)+", re.IGNORECASE)
 # Where a long sentence may be cut, keeping the part before.
-_CUT = re.compile(r",\s+|\s+(?:and|but|because|since|when|while|which|though|although|until|after|before|if|then|"
+_CUT = re.compile(r",\s+|\s+(?:and|but|then)\s+|"
+                  # a subordinate part stays with a "but" or "and" before it ("but when I checked, I made an A")
+                  r"(?<!\bbut)(?<!\band)\s+(?:because|since|when|while|which|though|although|until|after|before|if|"
                   r"cause|cuz)\s+|"
                   # "so" and "as" join clauses only before a subject ("so I left"), not in "so angry", "as well"
                   r"\s+(?:so|as)\s+(?=(?:I|we|he|she|they|my|our|his|her|their|the|it|that|now|then)\b)",
@@ -57,7 +60,7 @@ _CUT = re.compile(r",\s+|\s+(?:and|but|because|since|when|while|which|though|alt
 _UNSAFE = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya)\b|\?|\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|"
                      r"bitch\w*|dick|piss\w*)\b|[@#*:;()<>\[\]]", re.IGNORECASE)
 # A clause that stops on a word like these has been cut mid-thought.
-_DANGLING = frozenset("a an the to of at for with by from and or but my our your his her their its that "
+_DANGLING = frozenset("except a an the to of at for with by from and or but my our your his her their its that "
                       "this these those is are was were be been am very so really just not no i we he she they "
                       "as than into about like".split())
 
@@ -170,9 +173,11 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
         if "?" in sentence:
             continue
         for part_index, (part, after_but) in enumerate(_chunks(sentence)):
+            after_but = after_but or bool(re.match(r"but\b", part, re.IGNORECASE))
             part = _FILLER.sub("", part).strip(" ,.!-")
             # "When my ex cheated on me, ...": the when-part is the event
-            part = re.sub(r"^when (?=(?:I|my|we|our|someone|somebody)\b)", "", part, flags=re.IGNORECASE)
+            if len(re.findall(r"\b(?:I|we|my|our)\b", part, re.IGNORECASE)) <= 1:
+                part = re.sub(r"^when (?=(?:I|my|we|our|someone|somebody)\b)", "", part, flags=re.IGNORECASE)
             hedge = _HEDGE.match(part)
             if hedge and (_OWN.match(part[hedge.end():]) or _OTHERS.match(part[hedge.end():])):
                 part = part[hedge.end():]
@@ -190,25 +195,32 @@ def reflect(utterance: str, others: bool = False, salient: re.Pattern | None = N
             if short is None:
                 continue
             short = re.sub(r"(?:\s+(?:though|too|lol|haha|anyway|lmao|honestly|now|I guess|I think|I suppose|"
-                           r"I believe))+$", "", short.strip(" ,"), flags=re.IGNORECASE)
+                           r"I believe|(?:I|we) (?:am|'m|was|were|feel|felt|got) (?:so |really |very |pretty |super )*"
+                           r"\w+))+$", "", short.strip(" ,"), flags=re.IGNORECASE)
             words = short.split()
-            if (len(words) < MIN_WORDS or _UNSAFE.search(short) or "better place" in short.lower() or words[-1].lower() in _DANGLING
+            dangling = words[-1].lower() in _DANGLING and words[-1] not in ("A", "I")     # "made an A"
+            if (len(words) < MIN_WORDS or _UNSAFE.search(short) or "better place" in short.lower() or dangling
                     or _DENIED_FEELING.search(short)
                     or re.search(r"\b(?:wonder|think|guess|know|hope|wish|believe|remember|realize|mean|did|do|does|"
                                  r"was|were|am|is|are|have|has|had|can|could|will|would|should)$", short)
                     or re.search(r"\b(?:could|would|almost|nearly)(?: have|'ve)? died\b", short, re.IGNORECASE)
+                    # said back, a speaker's insult to themselves would be the listener's
+                    or re.search(r"\b(?:I|we)(?:'m| am| are|'re| was| were) (?:a |an |such a |so |just )?(?:joke|idiot|"
+                                 r"failure|loser|mess|fool|stupid|dumb|worthless|pathetic|useless|ugly|fat)\b",
+                                 short, re.IGNORECASE)
                     or re.search(r"\b(?:I|we) (?:think|guess|mean|hope so|know|suppose)$", short, re.IGNORECASE)):
                 continue
             # An opinion whose hedge could not be taken off ("I guess the one thing ...") is not news, and a
             # while- or when-part with no main clause after it ("one time while I was waking up") is unfinished.
-            if re.match(_OPINION, short, re.IGNORECASE) or (re.match(rf"^{_TIME}?(?:while|when) ", short, re.IGNORECASE)
-                                       and len(re.findall(r"\b(?:I|we|my|our)\b", short, re.IGNORECASE)) < 2):
+            unfinished = (re.match(rf"^{_TIME}?(?:while|when) ", short, re.IGNORECASE)
+                          and len(re.findall(r"\b(?:I|we)\b", short, re.IGNORECASE)) < 2)
+            if re.match(_OPINION, short, re.IGNORECASE) or unfinished:
                 continue
             said_back = to_second_person(short)
             said_back = said_back[0].lower() + said_back[1:]
             feeling = bool(_FEELING.match(said_back))
-            # The news over the rest, events over bare feelings, then the earlier sentence (where ED speakers put the news), then the
-            # whole sentence over a part of it.
+            # The news over the rest, events over bare feelings, the earlier sentence (where ED speakers put the
+            # news), the point after a "but", then the whole sentence over a part of it.
             plain = not (salient and salient.search(short))
             found.append(((plain, feeling, position, not after_but, part_index > 0), Reflection(said_back, feeling)))
     return min(found, key=lambda pair: pair[0])[1] if found else None

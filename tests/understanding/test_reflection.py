@@ -33,7 +33,8 @@ def test_ed_typing_is_tidied():
      "your grandmother passed away last night"),
     ("Yeah, I got the job offer from the hospital I interviewed at last month!",
      "you got the job offer from the hospital you interviewed at last month"),
-    ("Last week, my girlfriend invited me to meet her parents.", "last week, your girlfriend invited you to meet her parents"),
+    ("Last week, my girlfriend invited me to meet her parents.",
+     "last week, your girlfriend invited you to meet her parents"),
     ("I know I got this job, just waiting for the confirmation.", "you got this job"),
     ("So all my friends went on vacation last week :(", "all your friends went on vacation last week"),
     # too long whole: cut at a clause boundary, never kept from a part after "if" (not something that happened)
@@ -52,7 +53,8 @@ def test_the_news_is_taken(turn, clause):
     "You should try it, you would love it.",                     # said to the listener
     "It was a long day.",                                        # nothing of the speaker's own
     # too long to say back, and nowhere to cut it
-    "I spent the whole long afternoon at my grandmother's old house in the countryside sorting through boxes of letters",
+    "I spent the whole long afternoon at my grandmother's old house in the countryside sorting through boxes of "
+    "letters",
 ])
 def test_nothing_is_said_back_unsafely(turn):
     assert reflect(turn) is None
