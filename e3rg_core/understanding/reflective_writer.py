@@ -181,7 +181,7 @@ FRAMES: dict[str, Frames] = {
         ("How are you doing with it?", "What do you make of it?", "How are you feeling about it now?",
          "How does that sit with you?", "How are you taking it?", "What's going through your mind?",
          "past|How did that leave you feeling?", "Is it still on your mind?", "past|How did it turn out?",
-         "What's the hardest part of it?", "now|How are you holding up with it?", "past|Did it catch you off guard?",
+         "What's the hardest part of it?", "past|Did it catch you off guard?",
          "future|How are you feeling about what comes next?", "Do you want to tell me more?"),
         ("So {c}. What's on your mind about it?", "I hear you, {c}. What's weighing on you most?")),
 }
@@ -252,11 +252,12 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     death, ill, recovered = _DEATH.search(text), _ILLNESS.search(text), _RECOVERED.search(text)
     if death:
         return "loss"
+    bad, good = _BAD_NEWS.search(text), _GOOD_NEWS.search(text)
     if ill:
-        return "relief" if recovered else "illness"
+        # "My insurance will cover my surgery!" is good news about an illness
+        return "relief" if recovered else "acknowledge" if good and not bad else "illness"
     if _LUCKILY.search(text) and not voted.cheer:
         return "relief"
-    bad, good = _BAD_NEWS.search(text), _GOOD_NEWS.search(text)
     if voted.cheer and bad and not good:
         return "acknowledge"
     if voted.condolences and good and not bad:
