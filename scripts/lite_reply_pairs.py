@@ -80,7 +80,7 @@ def main() -> None:
     import soundfile
     from gradio_client import Client
 
-    from e3rg_core.hub_rehearsal.app_run import RunningApp
+    from e3rg_dev.hub_rehearsal.app_run import RunningApp
     from e3rg_core.settings import TIER_VARIABLE
     turns = draw_turns(conversations(args.valid), args.slice, args.turns, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -46,7 +46,8 @@ def lite_tier() -> Tier:
     voters.append(VoiceProsodyVoter())
     # Reflective listening composed from the speaker's own words: rated well above SmolLM2-135M's replies and
     # costs no model time (docs/lite_replies.md, issue 20).
-    engines = EngineSet(voters=voters, writer=ReflectiveReplyWriter(), speech=_cpu_speech_engine(), video=LiteTalkingPortrait())
+    engines = EngineSet(voters=voters, writer=ReflectiveReplyWriter(), speech=_cpu_speech_engine(),
+                        video=LiteTalkingPortrait())
     return Tier("lite", engines, notices=tuple(notices))
 
 

@@ -20,14 +20,15 @@ from dataclasses import dataclass
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from ..metrics import opening
+from .lite_writer import SPOKEN_SECONDS, spoken_seconds
 from .prompts import STANCES, ListenerStance, listener_stance
 from .reflection import Reflection, reflect, tidy
 from .template_writer import TEMPLATES, template_reply
 
 MAX_WORDS = 25
 FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the reply long enough alone
-# Speech under 8 s: the lite voice in its slowest style (see spoken_seconds), with room for its spread.
-MAX_SPOKEN_SECONDS = 7.0
+# Speech under 8 s: the lite voice's slowest style, with the estimate's measured margin (lite_writer.SPOKEN_SECONDS).
+MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
 _DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|"
@@ -277,12 +278,6 @@ _SAD_CLAUSE = _sad_words()
 def _turn_seed(history: tuple[Utterance, ...], seed: int) -> int:
     text = "\n".join(u.utterance for u in history)
     return int.from_bytes(hashlib.sha256(f"{seed}:{text}".encode()).digest()[:4], "little")
-
-
-def spoken_seconds(text: str) -> float:
-    """About how long the lite voice takes to say the text in its slowest style: 0.34 s + 0.074 s a letter or
-    digit + 0.49 s a pause, measured on the project's written replies (lite_writer.SPOKEN_SECONDS)."""
-    return 0.34 + 0.074 * len(re.findall(r"[A-Za-z0-9]", text)) + 0.49 * len(re.findall(r"[,.!?;:]+", text))
 
 
 def fits(text: str) -> bool:
