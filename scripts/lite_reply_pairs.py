@@ -7,7 +7,7 @@ Starts `python app.py` on the lite tier (offline, localhost) and sends each chos
 conversations of valid, docs/lite_replies.md): conversations in a seeded random order, one speaker turn each that
 ED's listener answered, drawn with the same seed. Writes DIR/pairs.jsonl (blind_pairs.py's input: the dialogue, the
 lite reply and ED's own listener reply) and DIR/counts.json (repeats, corpus Distinct-2, words, speech seconds of
-the wavs /respond returned, seconds per turn). `--slice rest` draws from the other 2,470 conversations instead,
+the wavs /respond returned, seconds per turn, replies from the writer's written fallback). `--slice rest` draws from the other 2,470 conversations instead,
 for tuning.
 """
 from __future__ import annotations
@@ -52,6 +52,26 @@ def draw_turns(found: dict[str, list[str]], part: str, count: int, seed: int) ->
         if len(turns) == count:
             break
     return turns
+
+
+def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
+    """How many replies were the writer's written fallback rather than the speaker's words said back, found by
+    writing each turn again in this process with the lite tier's vote and writer (the same code, so the same
+    reply); and how many of the rewritten replies differ from what /respond gave (they should not)."""
+    from e3rg_core.contracts import UnderstandingRequest, Utterance
+    from e3rg_core.runner import cast_votes
+    from e3rg_core.tiers.lite import lite_engines
+    from e3rg_core.understanding.voting import decide
+    engines, fallback, differ = lite_engines(), 0, 0
+    for turn, reply in zip(turns, replies):
+        request = UnderstandingRequest(history=tuple(Utterance(i, u["role"], u["text"])
+                                                     for i, u in enumerate(turn["dialogue"])))
+        cast = cast_votes(engines.voters, request, [])
+        text, said_back = engines.writer.reply(request, decide([c.vote for c in cast],
+                                                                {c.vote.voter: c.priority for c in cast}))
+        fallback += not said_back
+        differ += text != reply
+    return fallback, differ
 
 
 def counts(replies: list[str], speech: list[float], seconds: list[float]) -> dict:
@@ -101,7 +121,9 @@ def main() -> None:
                 pairs.write(json.dumps({"id": turn["id"], "dialogue": turn["dialogue"], "system": reply,
                                         "human": turn["human"]}) + "\n")
         client.close()
-    summary = {"slice": args.slice, "seed": args.seed, **counts(replies, speech, seconds[1:] or seconds)}
+    fallback, differ = fallbacks(turns, replies)
+    summary = {"slice": args.slice, "seed": args.seed, **counts(replies, speech, seconds[1:] or seconds),
+               "fallback_replies": fallback, "rewritten_replies_that_differ": differ}
     (args.out / "counts.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))
 

@@ -57,7 +57,7 @@ _CUT = re.compile(r",\s+|\s+(?:and|but|then)\s+|"
                   r"\s+(?:so|as)\s+(?=(?:I|we|he|she|they|my|our|his|her|their|the|it|that|now|then)\b)",
                   re.IGNORECASE)
 # Words that make a clause unsafe to say back: it addresses the listener, is a question, or is crude.
-_UNSAFE = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya)\b|\?|\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|"
+_UNSAFE = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya|let'?s)\b|\?|\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|"
                      r"bitch\w*|dick|piss\w*)\b|[@#*:;()<>\[\]]", re.IGNORECASE)
 # A clause that stops on a word like these has been cut mid-thought.
 _DANGLING = frozenset("except a an the to of at for with by from and or but my our your his her their its that "

@@ -38,7 +38,8 @@ _DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|i
                     r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
 _ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
                       r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
-                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room)\b",
+                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
+                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out))\b",
                       re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
