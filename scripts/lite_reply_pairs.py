@@ -113,7 +113,7 @@ def main() -> None:
                 *history, latest = turn["dialogue"]
                 history_json = json.dumps([{"role": u["role"], "utterance": u["text"]} for u in history])
                 started = time.perf_counter()
-                _, reply, wav, *_ = client.predict(history_json, latest["text"], None, None, "", "listener",
+                _, reply, wav, *_ = client.predict(text=latest["text"], history_json=history_json,
                                                    api_name="/respond")
                 seconds.append(time.perf_counter() - started)
                 replies.append(reply)
