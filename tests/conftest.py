@@ -34,7 +34,8 @@ def one_torch_thread():
 
 @pytest.fixture(scope="module")
 def quick_lite():
-    """The lite tier's voters and engines, with the template writer standing in for SmolLM to keep tests quick."""
+    """The lite tier's engines with one text voter (the situation prototypes) instead of three, to keep tests
+    quick; the writer is the lite tier's own."""
     # Imported here: every test run reads this file, most of them without any engine.
     from e3rg_core.contracts import EngineSet
     from e3rg_core.generation.lite_speech import LiteSpeechEngine
@@ -43,7 +44,8 @@ def quick_lite():
     from e3rg_core.understanding.face_voter import FaceEmotionVoter
     from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
     from e3rg_core.understanding.situation_voter import SituationEmotionVoter
-    from e3rg_core.understanding.template_writer import TemplateReplyWriter
+    from e3rg_core.understanding.reflective_writer import ReflectiveReplyWriter
     return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
                                           VoiceProsodyVoter()],
-                                  writer=TemplateReplyWriter(), speech=LiteSpeechEngine(), video=LiteTalkingPortrait()))
+                                  writer=ReflectiveReplyWriter(), speech=LiteSpeechEngine(),
+                                  video=LiteTalkingPortrait()))

@@ -6,11 +6,11 @@ import logging
 from functools import lru_cache
 from pathlib import Path
 
-from ..contracts import Dialogue, EngineSet, ReplyWriter, SpeechEngine
+from ..contracts import Dialogue, EngineSet, SpeechEngine
 from ..dialogue import load_dialogues
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..runner import Tier
-from ..understanding.template_writer import TemplateReplyWriter
+from ..understanding.reflective_writer import ReflectiveReplyWriter
 from ..understanding.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,6 @@ def lite_tier() -> Tier:
     no request state)."""
     from ..generation.lite_video import LiteTalkingPortrait
     from ..understanding.face_voter import FaceEmotionVoter
-    from ..understanding.lite_writer import SmolLMReplyWriter
     from ..understanding.prosody_voter import VoiceProsodyVoter
     from ..understanding.situation_voter import SituationEmotionVoter
     from ..understanding.text_emotion import TextEmotionVoter
@@ -45,14 +44,10 @@ def lite_tier() -> Tier:
             log.warning("%s unavailable: %s", voter_class.__name__, error)
             notices.append(f"A lite voter is unavailable here ({error}).")
     voters.append(VoiceProsodyVoter())
-    writer: ReplyWriter
-    try:
-        writer = SmolLMReplyWriter.from_pretrained()
-    except EngineUnavailableError as error:
-        log.warning("lite reply writer unavailable: %s", error)
-        notices.append(f"No language model is available here ({error}); replies come from templates.")
-        writer = TemplateReplyWriter()
-    engines = EngineSet(voters=voters, writer=writer, speech=_cpu_speech_engine(), video=LiteTalkingPortrait())
+    # Reflective listening composed from the speaker's own words: rated well above SmolLM2-135M's replies and
+    # costs no model time (docs/lite_replies.md, issue 20).
+    engines = EngineSet(voters=voters, writer=ReflectiveReplyWriter(), speech=_cpu_speech_engine(),
+                        video=LiteTalkingPortrait())
     return Tier("lite", engines, notices=tuple(notices))
 
 

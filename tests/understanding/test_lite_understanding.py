@@ -36,10 +36,10 @@ CLEAR_SENTENCES = [
     ("I finally got accepted into the nursing program after three years of trying!", "happy"),
     ("I'm scared about my biopsy results.", "fear"),     # the topic alone reads as a hopeful wait
 ]
-# Speaker turns written apart from the voter's situations, by another hand, 15 per coarse class. Two constants were
-# set while looking at them: LABEL_WEIGHT by its score (with the first twelve situations per label: 0.60 at 0, 0.69 at
-# 0.25 and 0.3), and NAMED_BONUS from the spread of the similarities on them.
-HELD_OUT_TURNS = Path(__file__).resolve().parents[1] / "data" / "emotion_turns.json"
+# Speaker turns written apart from the voter's situations, by another hand, 15 per coarse class. Not held out: two
+# constants were tuned on them, LABEL_WEIGHT by its score (with the first twelve situations per label: 0.60 at 0,
+# 0.69 at 0.25 and 0.3) and NAMED_BONUS from the spread of the similarities, so a score here is a tuning figure.
+TUNING_TURNS = Path(__file__).resolve().parents[1] / "data" / "emotion_turns.json"
 
 
 def said(text: str, **media) -> UnderstandingRequest:
@@ -137,11 +137,12 @@ def test_text_voter_prototypes_are_cached_by_what_they_depend_on(text, tmp_path,
     assert len(list(tmp_path.glob("situation-prototypes-*.npy"))) == 2
 
 
-def test_text_voter_on_held_out_turns(text):
-    """Coarse accuracy on turns it never saw: 0.76 when written (0.70 with the first twelve situations per label;
+def test_text_voter_on_tuning_turns(text):
+    """Coarse accuracy on turns outside its situations that two of its constants were tuned on (TUNING_TURNS), so
+    optimistic: 0.76 when written (0.70 with the first twelve situations per label;
     nade, the voter before it, scored 0.28; chance is 0.125). Every class must be read right more often than
     chance."""
-    turns = json.loads(HELD_OUT_TURNS.read_text())
+    turns = json.loads(TUNING_TURNS.read_text())
     right, seen = Counter(), Counter()
     for turn in turns:
         seen[turn["coarse"]] += 1

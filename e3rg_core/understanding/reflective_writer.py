@@ -1,0 +1,406 @@
+"""The lite tier's reply writer: reflective listening, composed without a language model.
+
+It says back what the speaker just told (their own clause, in the second person: reflection.reflect), framed with
+the stance the situation calls for, then either validates or asks one question that follows from it. A death, an
+illness or a loss in the speaker's words outranks the voted label; clear bad news is never cheered and clear good
+news never gets condolences (situation_stance). Every word it adds is the listener's reaction, never a fact, an
+offer or a story of its own. When no clause can be said back (a greeting, a question to the listener, a long
+ramble), the stance's written reply serves (template_writer).
+
+Why no model: SmolLM2-135M, steered, judged and retried, was rated 2.6 empathy / 2.4 relevance against the human
+listener's 3.5 / 4.2 on held-out conversations (issue 20), and took most of the lite turn's time; replies
+retrieved from ED's listeners fitted the turn's specifics even less (docs/lite_replies.md)."""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
+from ..metrics import opening
+from .lite_writer import SPOKEN_SECONDS, spoken_seconds
+from .prompts import STANCES, ListenerStance, listener_stance
+from .reflection import Reflection, reflect, tidy
+from .template_writer import TEMPLATES, template_reply
+
+MAX_WORDS = 25
+FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the reply long enough alone
+# Speech under 8 s: the lite voice's slowest style, with the estimate's measured margin (lite_writer.SPOKEN_SECONDS).
+MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
+
+# What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
+_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|"
+                    r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
+                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
+                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
+                    r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
+_ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
+                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
+                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
+                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out))\b",
+                      re.IGNORECASE)
+_RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
+                        r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
+                        r"healed|clean bill)\b", re.IGNORECASE)
+_BAD_NEWS = re.compile(r"\b(?:lost|fired|laid off|failed|fail|broke up|dumped|cheated|stolen|stole|robbed|"
+                       r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
+                       r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|"
+                       r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
+                       r"scared|afraid|worried|anxious|nervous|lonely|"
+                       r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
+                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross)\b", re.IGNORECASE)
+_GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship)|promot\w+|"
+                        r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
+                        r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
+                        r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
+                        r"love|loved|"
+                        r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
+                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed)\b",
+                        re.IGNORECASE)
+
+_LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
+                      r"hurt|no one (?:else )?(?:was|got) hurt)\b", re.IGNORECASE)
+# Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
+_PEOPLE = ("grandmother grandma granny grandfather grandpa mother mom mum father dad wife husband son daughter "
+           "brother sister aunt uncle cousin friend boyfriend girlfriend partner baby dog cat puppy kitten pet horse "
+           "bird boss coworker neighbor neighbour kids children parents family fiance fiancee").split()
+_PERSON = re.compile(rf"\byour (?:(?:best|old|little|older|younger|new|dear) )?({'|'.join(_PEOPLE)})\b")
+
+
+@dataclass(frozen=True)
+class Frames:
+    """How one stance says a clause back: sentences with {c} for the clause (`lead`; `other_lead` instead when
+    someone else is the clause's subject, `feeling_lead` when it states a feeling: "you were so nervous", which
+    an echo question would sound odd with), and the sentence after it that validates or asks (`follow`). A
+    follow-up marked "past|", "now|" or "future|" is only asked about a clause of that time."""
+    lead: tuple[str, ...]
+    follow: tuple[str, ...]
+    feeling_lead: tuple[str, ...] = ("It sounds like {c}.", "I hear you, {c}.", "So {c}.")
+    other_lead: tuple[str, ...] = ()
+
+
+FRAMES: dict[str, Frames] = {
+    "loss": Frames(
+        ("I'm so sorry {c}.", "Oh no, I'm so sorry {c}.", "I'm really sorry to hear {c}.",
+         "I'm so sorry that {c}.", "Oh, I'm so sorry {c}.", "That's heartbreaking. I'm so sorry {c}."),
+        ("How are you holding up?", "That's so much to carry.", "Be gentle with yourself right now.",
+         "How are you coping with it all?", "That must hurt so much.", "It's okay to feel however you feel.",
+         "How are you doing today?", "Grief like that takes time."),
+        ("I'm so sorry {c}.", "Oh, I'm sorry {c}.")),
+    "illness": Frames(
+        ("Oh no, I'm sorry {c}.", "I'm so sorry {c}.", "That's really worrying, {c}.",
+         "Oh no, {c}? That's so hard.", "I'm sorry to hear {c}."),
+        ("How are you holding up?", "That must be so stressful.", "I hope things turn around soon.",
+         "Waiting like that is so hard.", "How are you coping with it?", "That's a lot to deal with."),
+        ("I'm sorry {c}.", "Oh no, {c}.")),
+    "relief": Frames(
+        ("Oh, what a relief that {c}.", "I'm so glad {c}.", "Phew, {c}! What a relief.",
+         "That's such a relief, {c}."),
+        ("How are you feeling now?", "That must have been a scary time.", "You must feel so much lighter.",
+         "What a weight off your shoulders.")),
+    "celebrate": Frames(
+        ("Wow, {c}! That's wonderful.", "{C}? That's amazing!", "Oh, {c}! That's great news.",
+         "I love that {c}!", "That's fantastic, {c}!", "Yay, {c}! That's brilliant.",
+         "Aw, {c}! That's lovely.", "How great that {c}!"),
+        ("You must be thrilled.", "past|How did you celebrate?", "How does it feel?", "That must feel so good.",
+         "past|What was the best part?", "That made me smile.", "now|Enjoy every bit of it!",
+         "future|I hope it's everything you want.", "future|What are you most looking forward to?"),
+        ("It's so nice that {c}!", "I love hearing that {c}.", "No wonder {c}!")),
+    "look_forward": Frames(
+        ("Oh, {c}? How exciting!", "So {c}! That sounds promising.", "{C}? That sounds lovely.",
+         "Ooh, {c}! future|I hope it goes well.", "How exciting that {c}!"),
+        ("future|What are you most looking forward to?", "future|I hope it goes really well.",
+         "future|Fingers crossed for you!", "How are you feeling about it?", "That sounds really promising."),
+        ("It sounds like {c}, and that's a good sign.", "I love that {c}!")),
+    "appreciate": Frames(
+        ("It's lovely that {c}.", "I love that {c}.", "Aw, {c}. That's really sweet.", "How kind that {c}."),
+        ("That kind of thing means a lot.", "People like that make the world kinder.", "past|How did it feel?",
+         "That must mean a lot.")),
+    "surprise": Frames(
+        ("Wow, {c}? I didn't see that coming!", "Really, {c}? What a surprise.", "No way, {c}?",
+         "Whoa, {c}? That's unexpected.", "Huh, {c}? That's quite a twist."),
+        ("past|How did you react?", "past|What happened next?", "past|How did you take it?",
+         "What do you make of it?", "past|Did you see it coming at all?", "How do you feel about it now?",
+         "past|What went through your head?", "Has it sunk in yet?")),
+    "comfort": Frames(
+        ("Oh no, {c}? That's so hard.", "I'm sorry {c}.", "That's really sad, {c}.",
+         "Oh, {c}. That must hurt.", "Aw, I'm sorry {c}."),
+        ("How are you holding up?", "It's okay to feel down about it.", "That would get anyone down.",
+         "How are you feeling now?", "past|I wish it had gone differently for you.", "That's a lot to deal with."),
+        ("I'm sorry {c}.", "Oh, {c}. That sounds really hard.", "It makes sense that {c}.")),
+    "reminisce": Frames(
+        ("Aw, {c}. That sounds special.", "Oh, {c}? What a memory.", "I love that {c}.",
+         "So {c}. That sounds like a time to treasure."),
+        ("What do you remember most about it?", "Do you think about it often?", "Memories like that stay with us.",
+         "It's nice to look back on times like that.")),
+    "reassure": Frames(
+        ("Oh no, {c}? That sounds scary.", "That sounds stressful, {c}.", "{C}? That must be nerve-racking.",
+         "Oh, {c}? I'd be nervous too."),
+        ("now|What worries you most about it?", "It's okay to feel uneasy about it.", "Anyone would be nervous.",
+         "How are you feeling about it now?", "Take it one step at a time.", "past|Are you okay now?",
+         "future|What's the part that worries you most?", "past|Did it shake you up?", "Is it still on your mind?",
+         "What would help you feel calmer?", "now|Has it been keeping you up?"),
+        ("It makes sense that {c}.", "I hear you, {c}. That sounds stressful.")),
+    "validate": Frames(
+        ("Ugh, {c}? That's so frustrating.", "{C}? I'd be annoyed too.", "Oh, {c}? That would drive me up the wall.",
+         "Hm, {c}? I can see why that bugs you."),
+        ("past|Did you say anything?", "past|How did you handle it?", "Your frustration makes total sense.",
+         "Anyone would be fed up.", "You have every right to be upset.", "That would drive me up the wall.",
+         "past|What did you do then?", "past|Did anyone say sorry?", "now|Is it still going on?",
+         "now|How long has it been like this?", "Are you still fuming about it?"),
+        ("No wonder {c}.", "It makes sense that {c}."),
+        ("I can't believe {c}.", "Ugh, {c}? That's not okay.", "Seriously, {c}? That's so unfair.",
+         "Wait, {c}? That's not fair to you.")),
+    "disgust": Frames(
+        ("Ew, {c}? That's gross.", "Yuck, {c}? I'd be grossed out too.", "Ugh, {c}? How nasty."),
+        ("past|What did you do?", "That would turn my stomach.", "No wonder you were disgusted.")),
+    "ease": Frames(
+        ("Oh, {c}? That happens to everyone.", "So {c}. Honestly, we all have moments like that.",
+         "Aw, {c}? Don't be too hard on yourself.", "Oh no, {c}? That's so human."),
+        ("Most people forget these things fast.", "You can laugh about it one day.",
+         "How do you feel about it now?", "past|It was an honest mistake.", "past|Did anyone even notice?",
+         "past|Can you laugh about it yet?", "past|How did you get through the moment?",
+         "Is it still bugging you?"),
+        ("It makes sense that {c}. Go easy on yourself.", "I hear you, {c}. It happens to everyone.")),
+    "envy": Frames(
+        ("It's natural to feel that way when {c}.", "I get it, {c}.", "{C}? Anyone would feel a bit envious."),
+        ("It's hard not to compare sometimes.", "That feeling makes sense.", "Wanting that too is only human.")),
+    "interest": Frames(
+        ("Oh, {c}? Tell me more.", "So {c}. past|What was that like?", "{C}? past|How did that come about?",
+         "Ah, {c}. now|How is that going?", "Oh, so {c}. now|What's that like?", "Oh, {c}? I'd love to hear more.",
+         "So {c}! future|What are you looking forward to?", "Oh, {c}? future|When does it happen?"),
+        ("past|How did it go?", "past|What was that like?", "past|What happened then?", "Tell me more about it.",
+         "I'd love to hear more.", "now|What's that like?", "now|How is it going so far?",
+         "How do you feel about it?", "future|What are you hoping for?", "What got you into that?",
+         "past|What stood out to you?", "now|What do you like most about it?", "now|How long has that been going on?",
+         "future|When do you think it'll happen?", "What's the story there?"),
+        ("Oh, {c}? Tell me more.", "So {c}. How come?")),
+    "acknowledge": Frames(
+        ("So {c}. How do you feel about it?", "Oh, {c}? How are you taking it?", "Ah, {c}. What do you make of it?",
+         "{C}? past|How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
+        ("How are you doing with it?", "What do you make of it?", "How are you feeling about it now?",
+         "How does that sit with you?", "How are you taking it?", "What's going through your mind?",
+         "past|How did that leave you feeling?", "Is it still on your mind?", "past|How did it turn out?",
+         "What's the hardest part of it?", "past|Did it catch you off guard?",
+         "future|How are you feeling about what comes next?", "Do you want to tell me more?"),
+        ("So {c}. What's on your mind about it?", "I hear you, {c}. What's weighing on you most?")),
+}
+# Sympathy said after a clause that is not itself the sad news ("So he was your best friend. I'm so sorry.").
+_SYMPATHY = {
+    "loss": ("I'm so sorry.", "I'm so sorry for your loss.", "That must hurt so much."),
+    "illness": ("That must be so worrying.", "I hope things get better soon.", "I'm sorry it's been so hard."),
+    "comfort": ("That sounds really hard.", "That must weigh on you.", "I'm sorry it's been so hard."),
+}
+# The listener's reactions that would sound odd twice: "Ew, ... this gross ever? That's gross."
+_REACTIONS = frozenset("gross scary unfair frustrating sad hard lovely amazing wonderful exciting nervous annoyed "
+                       "disgusted stressful special sorry glad relief".split())
+_FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|plan\w*|hop(?:e|ing)|want\w*|soon|tomorrow|next|coming up|"
+                     r"upcoming|about to|can't wait|looking forward|wish)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
+                   r"last|once|one time|used to|\w+ed|ate|beat|became|began|bought|broke|brought|caught|chose|drank|"
+                   r"drove|fell|felt|flew|forgot|held|hid|kept|knew|left|lent|let|meant|met|paid|ran|rode|sang|sat|"
+                   r"said|sent|shot|slept|sold|spent|spilt|stole|stood|swam|taught|thought|threw|tore|woke|wore|"
+                   r"wrote|quit|passed away)\b", re.IGNORECASE)
+
+
+def _sad_words() -> re.Pattern:
+    return re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS)), re.IGNORECASE)
+
+
+def clause_time(clause: str) -> str:
+    """Whether the clause tells of what happened ("past"), is to come ("future") or is so now ("now")."""
+    return "future" if _FUTURE.search(clause) else "past" if _PAST.search(clause) else "now"
+
+
+def for_time(sentence: str, time: str) -> str | None:
+    """The sentence without its time marks, or None when it is marked for another time."""
+    marks = re.findall(r"\b(past|now|future)\|", sentence)
+    if any(mark != time for mark in marks):
+        return None
+    return re.sub(r"\b(?:past|now|future)\|", "", sentence)
+
+
+_PERSON_QUESTIONS = {
+    "loss": ("What do you miss most about your {p}?", "What was your {p} like?",
+             "What do you remember most about your {p}?"),
+    "illness": ("How is your {p} doing today?", "How is your {p} holding up?"),
+    "relief": ("How is your {p} doing now?",),
+}
+# When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
+# and turns the question back.
+_ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
+               "Good question. I'm curious about you, though.", "Ha, I'd rather hear your side.",
+               "Good question! What's your take?", "Hmm, I'm more interested in your answer.",
+               "Ooh, good one. What do you think?", "I'd love to hear your answer first.",
+               "That's a fun question. How about you?", "Good question! What made you ask?")
+_GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?", "Hey, good to hear from you. "
+              "What's new with you?", "Hi there! What have you been up to?", "Hey! How are things with you?",
+              "Hello there. What's been happening lately?", "Hi! Anything on your mind today?",
+              "Hey there! How's your week going?")
+
+
+# "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
+_NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
+                        r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b",
+                        re.IGNORECASE)
+
+
+def situation_stance(text: str, voted: ListenerStance) -> str:
+    """The frames the turn's words call for: a death or an illness outranks the vote (unless they say it ended
+    well); clear bad news is not cheered and clear good news does not get condolences."""
+    text = _NOT_DEATH.sub(" ", text)
+    death, ill, recovered = _DEATH.search(text), _ILLNESS.search(text), _RECOVERED.search(text)
+    if death:
+        return "loss"
+    bad, good = _BAD_NEWS.search(text), _GOOD_NEWS.search(text)
+    if ill:
+        # "My insurance will cover my surgery!" is good news about an illness
+        return "relief" if recovered else "acknowledge" if good and not bad else "illness"
+    if _LUCKILY.search(text) and not voted.cheer:
+        return "relief"
+    if voted.cheer and bad and not good:
+        return "acknowledge"
+    if voted.condolences and good and not bad:
+        return "acknowledge"
+    # Warm words need words to be warm about: a glad vote without good news in the turn is met with interest, a
+    # sad one without bad news with an open question.
+    if voted.cheer and voted.name != "surprise" and not good:
+        return "interest"
+    if voted.condolences and not bad:
+        return "acknowledge"
+    return voted.name
+
+
+_SAD_CLAUSE = _sad_words()
+
+
+def _turn_seed(history: tuple[Utterance, ...], seed: int) -> int:
+    text = "\n".join(u.utterance for u in history)
+    return int.from_bytes(hashlib.sha256(f"{seed}:{text}".encode()).digest()[:4], "little")
+
+
+def fits(text: str) -> bool:
+    return len(text.split()) <= MAX_WORDS and spoken_seconds(text) <= MAX_SPOKEN_SECONDS
+
+
+def _fill(frame: str, clause: str) -> str:
+    """The frame with the clause in it; a time phrase set off at the clause's start ("last year, you ...") is left
+    out where the clause does not open the reply, as "I'm sorry last year, you ..." would read."""
+    if not frame.startswith("{C}"):
+        clause = re.sub(r"^[\w' ]{3,30}?, (?=you\b|your\b)", "", clause)
+    text = frame.replace("{C}", clause[:1].upper() + clause[1:]).replace("{c}", clause)
+    return text[:1].upper() + text[1:]
+
+
+def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...], seed: int,
+            asked: bool = False) -> str | None:
+    """A reply that says the reflection back in the stance's words, with a follow-up when it fits; None when
+    even the shortest does not fit the length limits."""
+    frames = FRAMES[stance]
+    rng = random.Random(seed)
+    clause, time = reflection.clause, clause_time(reflection.clause)
+    if stance in _SYMPATHY and not _SAD_CLAUSE.search(clause):
+        # "I'm sorry he was your best friend" would be sorry for the wrong thing: say the clause back, then
+        # the sympathy on its own.
+        leads = [f"{opener} {{c}}. {sympathy}" for opener in ("Oh,", "So") for sympathy in _SYMPATHY[stance]]
+    elif reflection.feeling:
+        leads = frames.feeling_lead
+    elif frames.other_lead and not clause.startswith("you "):
+        leads = frames.other_lead
+    else:
+        leads = frames.lead
+    clause_words = set(re.findall(r"[a-z]+", clause.lower()))
+    leads = [lead for lead in map(lambda frame: for_time(frame, time), leads)
+             if lead and not (set(re.findall(r"[a-z]+", lead.replace("{c}", "").lower())) & _REACTIONS
+                              & clause_words)]
+    rng.shuffle(leads)
+    follows = [f for f in (for_time(follow, time) for follow in frames.follow) if f]
+    person = _PERSON.search(clause)
+    if person and stance in _PERSON_QUESTIONS:
+        follows += [q.format(p=person.group(1)) for q in _PERSON_QUESTIONS[stance]] * 2
+    rng.shuffle(follows)
+    if asked:       # the speaker asked the listener something: turn it back rather than ignore it
+        follows = [rng.choice(_ASKED_BACK)]
+    used = {opening(u.utterance) for u in history if u.role == "listener"}
+    leads.sort(key=lambda frame: opening(_fill(frame, clause)) in used)
+    if asked:       # the first lead that leaves room for the question turned back
+        leads.sort(key=lambda frame: not fits(f"{_fill(frame, clause)} {follows[0]}"))
+    for lead in leads:
+        first = _fill(lead, clause)
+        if not fits(first):
+            continue
+        # A lead that asks already, or says back a long clause, stands alone (unless the speaker asked
+        # something); a follow-up that repeats the lead's words, or a second question, is skipped.
+        # A lead with a sentence of its own after the clause ("{c}? That's so hard.") is a whole reply, and so
+        # is a long clause said back; else one follow-up validates or asks. A question the speaker asked is
+        # turned back whatever the lead.
+        complete = bool(re.search(r"\{[cC]\}[^{}]*[.!?]\s+\S", lead))
+        asks = "?" in re.sub(r"\{[cC]\}\?", "", lead)
+        if not asked and (complete or len(clause.split()) > FOLLOW_UP_CLAUSE_WORDS):
+            return first
+        for follow in follows:
+            if follow.rstrip("?.!").lower() in first.lower() or (follow.endswith("?") and asks):
+                continue
+            whole = f"{first} {follow}"
+            if fits(whole):
+                return whole
+        return first
+    return None
+
+
+def _written_reply(fallback: ListenerStance, stance: str, history: tuple[Utterance, ...], latest: str,
+                   seed: int) -> str:
+    """A short reaction from the stance's written replies and one of its questions, so the turns that come here
+    do not all read alike; the whole written reply when the stance has no question to ask."""
+    rng = random.Random(seed)
+    written = template_reply(fallback, history, seed)
+    reactions = [first for text in TEMPLATES[fallback.name]
+                 if (first := re.match(r"[^.!?]*[.!]", text)) and "?" not in (first := first.group())]
+    time = clause_time(latest)
+    follows = [f for f in (for_time(follow, time) for follow in FRAMES.get(stance, FRAMES[fallback.name]).follow)
+               if f and f.endswith("?")]
+    if reactions and follows:
+        whole = f"{rng.choice(reactions)} {rng.choice(follows)}"
+        if fits(whole):
+            return whole
+    return written
+
+
+class ReflectiveReplyWriter(ReplyWriter):
+    """Says back what the speaker told, with the stance the situation calls for; the stance's written reply when
+    nothing can be said back."""
+
+    name = "reflective listener (rule-based, no model)"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def reply(self, request: UnderstandingRequest, emotion: EmotionResult) -> tuple[str, bool]:
+        """The reply, and whether it says back the speaker's own words (False: a written fallback)."""
+        history = request.history
+        latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
+        seed = _turn_seed(history, self.seed)
+        voted = listener_stance(emotion)
+        stance = situation_stance(tidy(latest), voted)
+        asked = bool(re.search(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", latest, re.IGNORECASE))
+        salient = re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
+        reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),
+                                                                 salient=salient)
+        if reflection is not None:
+            text = compose(reflection, stance, history, seed, asked)
+            if text is not None:
+                return text, True
+        if asked:
+            return random.Random(seed).choice(_ASKED_BACK), False
+        if re.fullmatch(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", latest,
+                        re.IGNORECASE):
+            return random.Random(seed).choice(_GREETINGS), False
+        fallback = STANCES.get(stance, STANCES["comfort"] if stance in ("loss", "illness") else voted)
+        if stance == "relief":
+            fallback = STANCES["acknowledge"]
+        return _written_reply(fallback, stance, history, latest, seed), False
+
+    def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
+        yield self.reply(request, emotion)[0]
