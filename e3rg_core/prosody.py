@@ -23,6 +23,9 @@ class Prosody:
     voiced_fraction: float  # frames loud enough to carry a pitch
     periodic_fraction: float    # of those, frames whose waveform repeats at a pitch period: voiced speech
     onset_rate: float       # onsets per second, a proxy for speaking rate
+    pause_fraction: float = 0.0     # share of the time between the first and last sound that is silent
+    brightness: float = 0.0         # spectral centroid of the voiced frames, Hz (pressed voices are brighter)
+    tremor: float = 0.0             # share of the loudness envelope's 2-12 Hz modulation that lies at 5-7 Hz
 
 
 def pitch_track(clip: AudioClip) -> np.ndarray:
@@ -74,4 +77,26 @@ def measure(clip: AudioClip) -> Prosody:
         voiced_fraction=float(len(voiced) / max(1, len(f0))),
         periodic_fraction=float(np.sum(np.isfinite(f0[: len(periodic)]) & (periodic > PERIODIC)) / max(1, len(f0))),
         onset_rate=float(len(onsets) / max(clip.seconds, 1e-3)),
+        **voice_texture(clip.samples, clip.sample_rate, rms, np.isfinite(f0)),
     )
+
+
+def voice_texture(y: np.ndarray, sample_rate: int, rms: np.ndarray, voiced: np.ndarray) -> dict[str, float]:
+    """Pause share, brightness and tremble of a clip (see Prosody), from the RMS frames and the voiced ones."""
+    import librosa
+    loud = rms > 0.03 * float(np.percentile(rms, 95)) if len(rms) else np.zeros(0, bool)
+    sounding = np.flatnonzero(loud)
+    if len(sounding) < 2:
+        return {"pause_fraction": 0.0, "brightness": 0.0, "tremor": 0.0}
+    span = loud[sounding[0]:sounding[-1] + 1]
+    centroid = librosa.feature.spectral_centroid(y=y, sr=sample_rate, n_fft=_FRAME, hop_length=_HOP)[0]
+    voiced = voiced[: len(centroid)]
+    brightness = float(np.median(centroid[: len(voiced)][voiced])) if voiced.any() else 0.0
+    envelope = rms[sounding[0]:sounding[-1] + 1]
+    envelope = envelope - envelope.mean()
+    frame_rate = sample_rate / _HOP
+    power = np.abs(np.fft.rfft(envelope * np.hanning(len(envelope)))) ** 2
+    freqs = np.fft.rfftfreq(len(envelope), 1 / frame_rate)
+    band = power[(freqs >= 2) & (freqs <= 12)].sum()
+    tremor = float(power[(freqs >= 5) & (freqs <= 7)].sum() / band) if band > 0 else 0.0
+    return {"pause_fraction": float(1 - span.mean()), "brightness": brightness, "tremor": tremor}
