@@ -33,7 +33,7 @@ class SpeakingStyle:
     semitones: float        # pitch offset from the avatar-matched voice
     gain_db: float          # loudness relative to neutral
     pause: float = 1.0      # pauses inside and between sentences are this many times as long
-    tremor: float = 0.0     # depth of a 6 Hz loudness tremble (a shaking voice)
+    tremor: float = 0.0     # depth of a 10.5 Hz loudness tremble (a shaking voice)
     drive: float = 0.0      # soft-clipping gain: a pressed, harsh voice with more high harmonics
     soften: float = 0.0     # share of the speech low-passed: a softer, breathier, darker voice
 
@@ -55,7 +55,7 @@ SPEAKING_STYLES: dict[str, SpeakingStyle] = {
 SENTENCE_PAUSE_S = 0.25        # extra silence between sentences per unit of a style's pause above 1
 _PAUSE_FRAME_S = 0.02
 _PAUSE_MIN_S = 0.06             # a gap this long inside a sentence counts as a pause
-_TREMOR_HZ = 6.0
+_TREMOR_HZ = 10.5              # a shaking voice: physiological tremor is 8-12 Hz, above syllable rates
 _SOFTEN_HZ = 1800.0
 
 

@@ -9,7 +9,7 @@ names an arousal side first and only then guesses a label from the textbook prof
 exceeds 0.5, and the other voters (text, face) should carry the decision.
 
 On top of arousal, a few cues name a class outright where they are strong (issue 21): a voice that trembles at
-5-7 Hz is afraid; very loud speech is angry; very quiet speech is sad; loud speech is excited, or surprised
+9-12 Hz is afraid; very loud speech is angry; very quiet speech is sad; loud speech is excited, or surprised
 when it is also broken by pauses; speech with long pauses at an ordinary level is disgusted. Their thresholds
 were read off the lite voice's own styled clips of one avatar (ava's voice; docs/lite_expression.md gives the
 accuracy on the other avatars' voices and on replies it was not set on). Loudness is measured in dBFS, so a
@@ -55,7 +55,7 @@ PITCH_REFERENCE_HZ = 165.0
 AROUSED = 0.35      # arousal at or above this counts as high, at or below minus this as low
 
 # The outright cues (see the module docstring), read off ava's styled lite clips.
-TREMBLING = 0.27        # share of the loudness modulation at 5-7 Hz
+TREMBLING = 0.25        # share of the loudness wobble at 9-12 Hz (prosody.tremble)
 SHOUTED_DB = -22.0      # mean RMS, dBFS
 LOUD_DB = -25.5
 QUIET_DB = -32.0
