@@ -53,6 +53,7 @@ MOUTH_HALF_WIDTH = 0.17
 MOUTH_GAP = 0.075           # jaw drop at full loudness, in face widths
 UPPER_TEETH = 0.026         # how far the upper teeth show below the upper lip, in face widths
 TEETH_HALF_WIDTH = 0.8      # ... and across the opening (the corners show the dark of the mouth)
+SMILE_CURVE = 0.35          # how far an open smile's upper edge rises at the corners, in opening depths
 LIP_ROUNDING = 0.35         # how far rounding pulls the mouth corners in, per unit of distance from centre
 NECK = (0.5, 1.3)           # the head turns about this point
 HEAD_SWAY_DEGREES = 1.4
@@ -92,7 +93,7 @@ LOOKS: dict[str, Look] = {
     "happy": Look(
         moves=(*_pair("corner_l", "corner_r", -0.04, -0.075), *_pair("cheek_l", "cheek_r", 0.0, -0.025),
                *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.018), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.01)),
-        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2, mouth_rest=1.3, mouth_width=1.5,
+        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2, mouth_rest=1.3, mouth_width=1.35,
         teeth=1.6, smile=True),
     "sad": Look(
         moves=(*_pair("corner_l", "corner_r", 0.015, 0.075), ("lower_lip", 0.0, -0.02), ("upper_lip", 0.0, 0.008),
@@ -101,7 +102,7 @@ LOOKS: dict[str, Look] = {
         gains=(0.98, 0.99, 1.03), saturation=0.88, brightness=-0.025, sway=0.6, tilt=2.0, lift=0.02),
     "surprised": Look(
         moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.08), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.08),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.03), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.01),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.018), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.01),
                *_pair("corner_l", "corner_r", 0.03, 0.015)),
         gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=2.2,
         mouth_width=0.75),
@@ -112,7 +113,7 @@ LOOKS: dict[str, Look] = {
         gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=1.3, lift=0.01),
     "fear": Look(
         moves=(*_pair("brow_inner_l", "brow_inner_r", 0.025, -0.075), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.035), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.022), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01),
                *_pair("corner_l", "corner_r", -0.05, 0.035)),
         gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=1.4,
         mouth_width=1.3, teeth=0.8),
@@ -400,8 +401,8 @@ class _Rig:
         return out
 
     def _paint_mouth(self, face: np.ndarray, opening: float, rounding: float, moved: tuple[float, float]) -> None:
-        """Fill the gap between the parted lips, an ellipse from where they met down to the lower lip (moved with
-        the head, in face units): the upper teeth under the upper lip, then the dark of the mouth."""
+        """Fill the gap between the parted lips (moved with the head, in face units): the upper teeth under the
+        upper lip, then the dark of the mouth."""
         side = self.layout.face_side
         # An ellipse from where the lips met down to the lower lip, or for a smile half of one hanging from a
         # flat top, as deep as the whole opening.
@@ -411,9 +412,9 @@ class _Rig:
         half_w = MOUTH_HALF_WIDTH * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding) * self.mouth_width
         center_u = 0.5 + moved[0]
         center_v = self.layout.lips_v + moved[1] + (0.0 if self.smile else half_h)
-        middle_v = center_v + half_h / 2 if self.smile else center_v
-        reach = half_h / 2 if self.smile else half_h
-        rows = np.flatnonzero(np.abs(self.face_v[:, 0] - middle_v) <= reach + 2 / side)
+        above, below = (SMILE_CURVE * half_h, half_h) if self.smile else (half_h, half_h)
+        rows = np.flatnonzero((self.face_v[:, 0] >= center_v - above - 2 / side)
+                              & (self.face_v[:, 0] <= center_v + below + 2 / side))
         cols = np.flatnonzero(np.abs(self.face_u[0] - center_u) <= half_w + 2 / side)
         if not len(rows) or not len(cols):
             return
@@ -421,10 +422,11 @@ class _Rig:
         across = (self.face_u[box] - center_u) / half_w
         down = (self.face_v[box] - center_v) / half_h
         if self.smile:
+            # The upper lip's edge rises toward the corners; the lower edge is the ellipse's half.
+            top = -SMILE_CURVE * across ** 2
             radius = np.sqrt(across ** 2 + np.maximum(down, 0) ** 2)
             alpha = np.minimum(np.clip((1 - radius) * half_h * side / 2.0, 0, 1),
-                               np.clip(down * half_h * side + 0.5, 0, 1))[..., None]
-            top = np.zeros_like(across)
+                               np.clip((down - top) * half_h * side + 0.5, 0, 1))[..., None]
         else:
             radius = np.sqrt(across ** 2 + down ** 2)
             alpha = np.clip((1 - radius) * half_h * side / 2.0, 0, 1)[..., None]
