@@ -202,11 +202,11 @@ class LiteSpeechEngine(SpeechEngine):
         if not len(native):
             raise MissingInputError("The reply has nothing that can be spoken.")
         samples = librosa.resample(native, orig_sr=self.sample_rate * ratio, target_sr=self.sample_rate)
+        samples = voice_quality(samples, self.sample_rate, style, min(strength, 1.5))
         if len(samples) > max_samples:
             samples = samples[: int(max_samples)]
             fade = int(_FADE_SECONDS * self.sample_rate)
             samples[-fade:] *= np.linspace(1.0, 0.0, fade, dtype=np.float32)
-        samples = voice_quality(samples, self.sample_rate, style, min(strength, 1.5))
         return Speech(samples=self._loudness(samples, style.gain_db * strength), sample_rate=self.sample_rate,
                       engine=self.name)
 
