@@ -3,6 +3,8 @@
 Pitch moves by resampling, which moves the formants with it (a lowered voice also sounds larger). hibari is
 asked for a compensating pace, so the resampled speech keeps the tempo the emotion and the user asked for.
 Only the voice that ships inside the package is used: any other hibari voice would be downloaded.
+hibari's own prosody barely changes with the text's feeling, so the style is also added afterwards
+(voice_quality): longer or shorter pauses, a trembling, a pressed or a softened voice (issue 21).
 """
 from __future__ import annotations
 
@@ -52,7 +54,8 @@ SPEAKING_STYLES: dict[str, SpeakingStyle] = {
 }
 
 
-SENTENCE_PAUSE_S = 0.25        # extra silence between sentences per unit of a style's pause above 1
+SENTENCE_PAUSE_S = 0.25        # silence added between sentences per unit of a style's pause above 1 (then every
+                               # pause, these included, is stretched by voice_quality)
 _PAUSE_FRAME_S = 0.02
 _PAUSE_MIN_S = 0.06             # a gap this long inside a sentence counts as a pause
 _TREMOR_HZ = 10.5              # a shaking voice: physiological tremor is 8-12 Hz, above syllable rates
@@ -196,7 +199,7 @@ class LiteSpeechEngine(SpeechEngine):
         # Resampling by ratio shortens the speech by ratio, so hibari speaks that much slower first.
         speed = float(np.clip(tempo / ratio, *HIBARI_SPEED_RANGE))
         max_samples = MAX_SPEECH_SECONDS * self.sample_rate
-        # Between sentences the style adds (or, below 1, takes nothing away from) a pause of its own.
+        # A slow style first adds silence between sentences; voice_quality then stretches (or shortens) every pause.
         extra_pause = SENTENCE_PAUSE_S * max(0.0, (style.pause - 1) * strength) * ratio
         native = self._synthesize_native(text, speed, settings.seed, max_samples * ratio, extra_pause)
         if not len(native):
