@@ -89,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     from gradio_client import Client
 
-    from e3rg_core.hub_rehearsal.app_run import RunningApp
+    from e3rg_dev.hub_rehearsal.app_run import RunningApp
     from e3rg_core.settings import TIER_VARIABLE
     conversations = dev_conversations(args.valid, args.conversations)
     environment = {**os.environ, TIER_VARIABLE: "lite", "HF_HUB_OFFLINE": "1", "GRADIO_ANALYTICS_ENABLED": "False"}
@@ -100,10 +100,11 @@ def main() -> None:
         for conv_id, utterances in conversations:
             history, text = turn_of(utterances)
             started = time.perf_counter()
-            emotion, reply, *_ = client.predict(json.dumps(history), text, None, None, args.avatar, args.mode,
-                                                api_name="/respond")
+            _, reply, *_, details = client.predict(text=text, history_json=json.dumps(history),
+                                                   avatar=args.avatar or None, expression=args.mode,
+                                                   api_name="/respond")
             seconds = time.perf_counter() - started
-            check = emotion["self_check"]
+            check = json.loads(details)["self_check"]
             row = {"conversation_id": conv_id, "chosen_fine": check["chosen"], "chosen": coarse(check["chosen"]),
                    "expressed": check["expressed"], "voice_fine": check["voice"], "voice": coarse(check["voice"]),
                    "face_fine": check["face"], "face": coarse(check["face"]), "seconds": round(seconds, 2),
