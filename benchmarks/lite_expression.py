@@ -8,7 +8,9 @@ the dialogue so far, goes to /respond as an API caller sends it (gradio_client),
 avatar shows the speaker's voted emotion). The self-check in the reply says what the voice voter heard in the
 generated speech and what the face voter saw in the generated video; both are mapped to the 8 coarse classes and
 set against the chosen (voted) coarse class. Accuracy is averaged over the chosen classes, so that one class the
-rig renders well cannot carry the figure (issue 21's target: face >= 60 %, voice >= 40 %).
+rig renders well cannot carry the figure (issue 21's target: face >= 60 %, voice >= 40 %). In "listener" mode the
+avatar does not show the chosen class (it meets fear with a concerned face and a soft voice), so the readings are
+also set against the class each engine was asked to show (emotions.expression_for: lite_face, lite_voice).
 
 The conversations are the project's frozen dev slice: the last 300 of ED valid by conv_id (string order), of
 which the first --conversations are used. ED's test split is never read. The JSON keeps conversation ids and
@@ -56,11 +58,12 @@ def coarse(fine: str | None) -> str | None:
     return coarse_of(label) if label else None
 
 
-def class_averaged(rows: list[dict], reader: str) -> tuple[float, dict[str, float]]:
+def class_averaged(rows: list[dict], reader: str, target: str = "chosen") -> tuple[float, dict[str, float]]:
+    """How often the reader read the target class, per target class, and the mean over those classes."""
     per_class = {}
-    for chosen in sorted({row["chosen"] for row in rows}):
-        mine = [row for row in rows if row["chosen"] == chosen]
-        per_class[chosen] = sum(row[reader] == chosen for row in mine) / len(mine)
+    for wanted in sorted({row[target] for row in rows}):
+        mine = [row for row in rows if row[target] == wanted]
+        per_class[wanted] = sum(row[reader] == wanted for row in mine) / len(mine)
     return statistics.mean(per_class.values()), per_class
 
 
@@ -89,6 +92,7 @@ def main() -> None:
     args = parser.parse_args()
     from gradio_client import Client
 
+    from e3rg_core.emotions import expression_for
     from e3rg_dev.hub_rehearsal.app_run import RunningApp
     from e3rg_core.settings import TIER_VARIABLE
     conversations = dev_conversations(args.valid, args.conversations)
@@ -105,7 +109,9 @@ def main() -> None:
                                                    api_name="/respond")
             seconds = time.perf_counter() - started
             check = json.loads(details)["self_check"]
+            shown = expression_for(check["chosen"], args.mode)
             row = {"conversation_id": conv_id, "chosen_fine": check["chosen"], "chosen": coarse(check["chosen"]),
+                   "face_asked": shown.lite_face, "voice_asked": shown.lite_voice,
                    "expressed": check["expressed"], "voice_fine": check["voice"], "voice": coarse(check["voice"]),
                    "face_fine": check["face"], "face": coarse(check["face"]), "seconds": round(seconds, 2),
                    "reply_words": len(reply.split())}
@@ -121,6 +127,8 @@ def main() -> None:
                "face_per_class": face_classes, "voice_per_class": voice_classes,
                "face_plain": round(sum(r["face"] == r["chosen"] for r in rows) / len(rows), 3),
                "voice_plain": round(sum(r["voice"] == r["chosen"] for r in rows) / len(rows), 3),
+               "face_vs_asked_class_averaged": round(class_averaged(rows, "face", "face_asked")[0], 3),
+               "voice_vs_asked_class_averaged": round(class_averaged(rows, "voice", "voice_asked")[0], 3),
                "face_confusion": confusion(rows, "face"), "voice_confusion": confusion(rows, "voice"),
                "median_turn_s": statistics.median(r["seconds"] for r in rows),
                "load_average_at_start": round(load_before, 2), "load_average_at_end": round(os.getloadavg()[0], 2)}
@@ -128,6 +136,8 @@ def main() -> None:
     print_confusion("voice voter", summary["voice_confusion"])
     print(f"\nclass-averaged: face reads the chosen class {face:.0%} (target >= 60 %), voice {voice:.0%} "
           f"(target >= 40 %); per class face {face_classes}, voice {voice_classes}")
+    print(f"against what each engine was asked to show ({args.mode} mode): face "
+          f"{summary['face_vs_asked_class_averaged']:.0%}, voice {summary['voice_vs_asked_class_averaged']:.0%}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": summary, "turns": rows}, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
