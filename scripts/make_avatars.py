@@ -8,10 +8,15 @@ ava:   scikit-image's astronaut photo (Eileen Collins, NASA, public domain), who
        brings the raised mouth corners, cheeks and lower lids back down. Voice: hibari-tts's bundled voice.
 grace: matplotlib's sample photo of Grace Hopper (US Navy, public domain), cropped square around her face;
        her expression is already calm. Voice: hibari-tts's voice lowered by 4 semitones and spoken slower.
+luis:  mahotas's demo photo of its author, Luis Pedro Coelho (MIT, mahotas/demos/data/luispedro.jpg), widened
+       on the left (his face nearly touches that edge) by the edge column, blurred like an out-of-focus
+       background, and cut square. Voice: hibari-tts's voice lowered by 7 semitones. The default listener: his
+       resting face reads neutral to the face voter.
 
 The Hopper photo ships inside the matplotlib wheel (mpl-data/sample_data/grace_hopper.jpg); the script finds it
 in an installed matplotlib without importing it, or takes --hopper PATH (e.g. a file unpacked from the wheel
-that `pip download --no-deps matplotlib` fetches).
+that `pip download --no-deps matplotlib` fetches). Likewise mahotas's photo: found in an installed mahotas, or
+--luis PATH (unpacked from the wheel that `pip download --no-deps mahotas` fetches).
 """
 from __future__ import annotations
 
@@ -47,10 +52,16 @@ GRACE_VOICE_TEXT = ("Good afternoon, my name is Grace. I have all the time in th
                     "down, make yourself comfortable, and tell me what has been happening.")
 GRACE_SEMITONES = -4.0
 GRACE_SPEED = 0.9
+LUIS_VOICE_TEXT = ("Hi, I'm Luis. Thanks for stopping by. Tell me what's going on with you, I'm happy to listen "
+                   "for as long as you need.")
+LUIS_SEMITONES = -7.0
+LUIS_WIDEN_LEFT = 120       # pixels of background added left of the photo
+LUIS_BACKGROUND_BLUR = 14   # sigma of the blur over the added strip
 
 PROFILES = {
     "ava": {"age": "middle-aged", "gender": "female", "timbre": "mid"},
     "grace": {"age": "elderly", "gender": "female", "timbre": "low"},
+    "luis": {"age": "young", "gender": "male", "timbre": "low"},
 }
 SOURCES = {
     "ava": ("Portrait: scikit-image 0.26 'astronaut' (Eileen Collins, NASA photograph, public domain), its smile "
@@ -59,6 +70,9 @@ SOURCES = {
     "grace": ("Portrait: matplotlib 3.11 sample data 'grace_hopper.jpg' (Commodore Grace M. Hopper, US Navy "
               "photograph, public domain), cropped square by scripts/make_avatars.py. Voice: hibari-tts 0.2.1's "
               "bundled voice (Apache-2.0) lowered 4 semitones and slowed to 0.9x by scripts/make_avatars.py."),
+    "luis": ("Portrait: mahotas 1.4.19 demo data 'luispedro.jpg' (Luis Pedro Coelho, mahotas's author; the package "
+             "and its data are MIT-licensed), widened and cut square by scripts/make_avatars.py. Voice: hibari-tts "
+             "0.2.1's bundled voice (Apache-2.0) lowered 7 semitones by scripts/make_avatars.py."),
 }
 
 
@@ -124,25 +138,52 @@ def hopper_photo(path: Path | None) -> np.ndarray:
     return np.ascontiguousarray(photo[:side, (photo.shape[1] - side) // 2:][:, :side])
 
 
+def luis_photo(path: Path | None) -> np.ndarray:
+    """The photo widened on the left with its edge column, blurred there, fading into the photo, cut square
+    at the bottom."""
+    import cv2
+    from PIL import Image
+    if path is None:
+        spec = importlib.util.find_spec("mahotas")
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit("mahotas is not installed: pip install mahotas, or pass --luis PATH.")
+        path = Path(next(iter(spec.submodule_search_locations))) / "demos" / "data" / "luispedro.jpg"
+    photo = np.asarray(Image.open(path).convert("RGB"))
+    wide = cv2.copyMakeBorder(photo, 0, 0, LUIS_WIDEN_LEFT, 0, cv2.BORDER_REPLICATE)
+    blurred = cv2.GaussianBlur(wide, (0, 0), LUIS_BACKGROUND_BLUR)
+    weight = np.clip((np.arange(wide.shape[1]) - LUIS_WIDEN_LEFT) / 25.0, 0, 1)[None, :, None]
+    widened = (wide * weight + blurred * (1 - weight) + 0.5).astype(np.uint8)
+    side = min(widened.shape[:2])
+    return np.ascontiguousarray(widened[widened.shape[0] - side:, :side])
+
+
 def voices() -> dict[str, tuple[np.ndarray, int]]:
     import librosa
     from hibari import SAMPLE_RATE, Hibari
     voice = Hibari()
     grace = np.asarray(voice(GRACE_VOICE_TEXT, speed=GRACE_SPEED, seed=4), np.float32)
+    luis = np.asarray(voice(LUIS_VOICE_TEXT, seed=5), np.float32)
     return {"ava": (np.asarray(voice(AVA_VOICE_TEXT, seed=3), np.float32), SAMPLE_RATE),
-            "grace": (librosa.effects.pitch_shift(grace, sr=SAMPLE_RATE, n_steps=GRACE_SEMITONES), SAMPLE_RATE)}
+            "grace": (librosa.effects.pitch_shift(grace, sr=SAMPLE_RATE, n_steps=GRACE_SEMITONES), SAMPLE_RATE),
+            "luis": (librosa.effects.pitch_shift(luis, sr=SAMPLE_RATE, n_steps=LUIS_SEMITONES), SAMPLE_RATE)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hopper", type=Path, help="grace_hopper.jpg from matplotlib's sample data")
+    parser.add_argument("--luis", type=Path, help="luispedro.jpg from mahotas's demo data")
+    parser.add_argument("--only", nargs="*", help="rebuild only these avatars")
     args = parser.parse_args()
     from PIL import Image
 
     from e3rg_core.faces import largest_face
     from e3rg_core.media import write_wav
-    portraits = {"ava": neutral_astronaut(), "grace": hopper_photo(args.hopper)}
+    makers = {"ava": neutral_astronaut, "grace": lambda: hopper_photo(args.hopper), "luis": lambda: luis_photo(args.luis)}
+    chosen = args.only or list(makers)
+    portraits = {name: makers[name]() for name in chosen}
     for name, (samples, rate) in voices().items():
+        if name not in portraits:
+            continue
         folder = AVATARS / name
         folder.mkdir(parents=True, exist_ok=True)
         largest_face(portraits[name], f"The {name} portrait")

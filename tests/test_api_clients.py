@@ -41,7 +41,7 @@ def test_every_argument_is_optional_with_its_documented_default(client):
     parameters = client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/respond"]["parameters"]
     assert {p["parameter_name"]: (p["parameter_has_default"], p["parameter_default"]) for p in parameters} == {
         "text": (True, None), "audio": (True, None), "video": (True, None), "history_json": (True, "[]"),
-        "avatar": (True, "ava"), "expression": (True, "listener")}
+        "avatar": (True, "luis"), "expression": (True, "listener")}
     assert [p["parameter_name"] for p in parameters][0] == "text"     # so a positional call may pass it alone
 
 
@@ -51,8 +51,8 @@ def test_gradio_client_text_turn_with_only_its_text_positionally(client):
 
 def test_gradio_client_lists_the_avatars(client):
     avatars = json.loads(client.predict(api_name="/list_avatars"))
-    assert {"ava", "grace"} <= {avatar["name"] for avatar in avatars}
-    assert [avatar["name"] for avatar in avatars if avatar["default"]] == ["ava"]
+    assert {"ava", "grace", "luis"} <= {avatar["name"] for avatar in avatars}
+    assert [avatar["name"] for avatar in avatars if avatar["default"]] == ["luis"]
 
 
 # -- @gradio/client (Node) -------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_mcp_tools_are_named_and_described_for_an_agent(server):
     assert "required" not in schema        # a text turn sends only its text
     assert set(schema["properties"]) == {"text", "audio", "video", "history_json", "avatar", "expression"}
     assert all(property["description"] for property in schema["properties"].values())
-    assert schema["properties"]["avatar"]["default"] == "ava" and "list_avatars" in schema["properties"]["avatar"][
+    assert schema["properties"]["avatar"]["default"] == "luis" and "list_avatars" in schema["properties"]["avatar"][
         "description"]
     assert "url" in schema["properties"]["audio"]["format"]       # files travel as URLs
     assert tools["list_avatars"].description
@@ -175,7 +175,7 @@ def test_mcp_errors_carry_the_pages_message(server):
 def test_mcp_lists_the_avatars(server):
     result = mcp_call(server, "list_avatars", {})
     avatars = json.loads(result.content[0].text)
-    assert {"ava", "grace"} <= {avatar["name"] for avatar in avatars}
+    assert {"ava", "grace", "luis"} <= {avatar["name"] for avatar in avatars}
     assert all({"age", "gender", "timbre"} <= avatar.keys() for avatar in avatars)
 
 

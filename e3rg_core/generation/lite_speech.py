@@ -3,6 +3,8 @@
 Pitch moves by resampling, which moves the formants with it (a lowered voice also sounds larger). hibari is
 asked for a compensating pace, so the resampled speech keeps the tempo the emotion and the user asked for.
 Only the voice that ships inside the package is used: any other hibari voice would be downloaded.
+hibari's own prosody barely changes with the text's feeling, so the style is also added afterwards
+(voice_quality): longer or shorter pauses, a trembling, a pressed or a softened voice (issue 21).
 """
 from __future__ import annotations
 
@@ -29,23 +31,89 @@ _CALIBRATION_TEXT = "Thank you for telling me about your day. I am listening, so
 
 @dataclass(frozen=True)
 class SpeakingStyle:
-    rate: float         # tempo factor at full intensity
-    semitones: float    # pitch offset from the avatar-matched voice
-    gain_db: float      # loudness relative to neutral
+    rate: float             # tempo factor at full intensity
+    semitones: float        # pitch offset from the avatar-matched voice
+    gain_db: float          # loudness relative to neutral
+    pause: float = 1.0      # pauses inside and between sentences are this many times as long
+    tremor: float = 0.0     # depth of a 10.5 Hz loudness tremble (a shaking voice)
+    drive: float = 0.0      # soft-clipping gain: a pressed, harsh voice with more high harmonics
+    soften: float = 0.0     # share of the speech low-passed: a softer, breathier, darker voice
 
 
 # Directions follow the vocal-emotion literature (Banse & Scherer 1996): aroused states are faster, higher
 # and louder, sadness slower, lower and quieter; disgust and contempt are slow-ish and low.
 SPEAKING_STYLES: dict[str, SpeakingStyle] = {
     "neutral": SpeakingStyle(rate=1.00, semitones=0.0, gain_db=0.0),
-    "happy": SpeakingStyle(rate=1.08, semitones=1.5, gain_db=2.0),
-    "surprised": SpeakingStyle(rate=1.10, semitones=2.5, gain_db=3.0),
-    "angry": SpeakingStyle(rate=1.10, semitones=1.0, gain_db=4.0),
-    "fear": SpeakingStyle(rate=1.12, semitones=2.0, gain_db=-1.0),
-    "sad": SpeakingStyle(rate=0.85, semitones=-2.0, gain_db=-4.0),
-    "disgusted": SpeakingStyle(rate=0.92, semitones=-1.0, gain_db=0.0),
-    "contempt": SpeakingStyle(rate=0.94, semitones=-1.5, gain_db=-1.0),
+    "happy": SpeakingStyle(rate=1.12, semitones=3.0, gain_db=3.0, pause=0.7, drive=0.5),
+    "surprised": SpeakingStyle(rate=1.08, semitones=4.5, gain_db=4.0, pause=1.2, drive=0.5),
+    "angry": SpeakingStyle(rate=1.15, semitones=1.0, gain_db=6.0, pause=0.5, drive=3.0),
+    "fear": SpeakingStyle(rate=1.18, semitones=3.0, gain_db=-2.0, pause=1.3, tremor=0.45),
+    "sad": SpeakingStyle(rate=0.82, semitones=-3.0, gain_db=-6.0, pause=1.8, soften=0.7),
+    "disgusted": SpeakingStyle(rate=0.88, semitones=-1.5, gain_db=0.0, pause=1.5, drive=1.0, soften=0.3),
+    "contempt": SpeakingStyle(rate=0.92, semitones=-2.0, gain_db=-1.0, pause=1.4, soften=0.3),
 }
+
+
+SENTENCE_PAUSE_S = 0.25        # silence added between sentences per unit of a style's pause above 1 (then every
+                               # pause, these included, is stretched by voice_quality)
+_PAUSE_FRAME_S = 0.02
+_PAUSE_MIN_S = 0.06             # a gap this long inside a sentence counts as a pause
+_TREMOR_HZ = 10.5              # a shaking voice: physiological tremor is 8-12 Hz, above syllable rates
+_SOFTEN_HZ = 1800.0
+
+
+def pauses(samples: np.ndarray, sample_rate: int) -> list[tuple[int, int]]:
+    """(start, end) samples of the gaps inside the speech: 20 ms frames under 3 % of the loud frames' RMS, at
+    least 60 ms long, with speech on both sides."""
+    hop = int(_PAUSE_FRAME_S * sample_rate)
+    frames = len(samples) // hop
+    if frames < 3:
+        return []
+    rms = np.sqrt(np.mean(samples[:frames * hop].reshape(frames, hop) ** 2, axis=1))
+    quiet = rms < 0.03 * np.percentile(rms, 95)
+    gaps, start = [], None
+    for index, silent in enumerate(quiet):
+        if silent and start is None:
+            start = index
+        elif not silent and start is not None:
+            if start > 0 and (index - start) * _PAUSE_FRAME_S >= _PAUSE_MIN_S:
+                gaps.append((start * hop, index * hop))
+            start = None
+    return gaps
+
+
+def voice_quality(samples: np.ndarray, sample_rate: int, style: SpeakingStyle, strength: float) -> np.ndarray:
+    """The style's pauses, tremble, pressed or soft voice applied to the spoken reply (strength 0: unchanged)."""
+    if strength <= 0:
+        return samples
+    out = samples.astype(np.float32)
+    stretch = 1 + (style.pause - 1) * strength
+    if stretch != 1:
+        pieces, last = [], 0
+        for start, end in pauses(out, sample_rate):
+            middle = (start + end) // 2
+            pieces.append(out[last:middle])
+            change = int((end - start) * (stretch - 1))
+            if change > 0:
+                pieces.append(np.zeros(change, np.float32))
+                last = middle
+            else:       # shorter: drop silence around the middle
+                last = middle + min(-change, end - middle)
+        pieces.append(out[last:])
+        out = np.concatenate(pieces)
+    if style.tremor:
+        times = np.arange(len(out)) / sample_rate
+        out = out * (1 + style.tremor * strength * np.sin(2 * np.pi * _TREMOR_HZ * times)).astype(np.float32)
+    if style.drive:
+        peak = float(np.max(np.abs(out))) or 1.0
+        gain = 1 + style.drive * strength
+        out = (np.tanh(gain * out / peak) / np.tanh(gain) * peak).astype(np.float32)
+    if style.soften:
+        from scipy.signal import butter, sosfilt
+        low = sosfilt(butter(2, _SOFTEN_HZ, fs=sample_rate, output="sos"), out).astype(np.float32)
+        mix = min(1.0, style.soften * strength)
+        out = (1 - mix) * out + mix * low
+    return out.astype(np.float32)
 
 
 def median_f0(clip: AudioClip) -> float:
@@ -90,10 +158,13 @@ class LiteSpeechEngine(SpeechEngine):
         self.own_f0 = median_f0(AudioClip(self._synthesize_native(_CALIBRATION_TEXT, 1.0, 0, np.inf),
                                           self.sample_rate))
 
-    def _synthesize_native(self, text: str, speed: float, seed: int | None, max_samples: float) -> np.ndarray:
+    def _synthesize_native(self, text: str, speed: float, seed: int | None, max_samples: float,
+                           pause: float = 0.0) -> np.ndarray:
         parts, total = [], 0
         with self._lock:
             for part in self._tts.stream(text, speed=speed, seed=seed):
+                if parts and pause > 0:      # a sentence break, lengthened by the style
+                    parts.append(np.zeros(int(pause * self.sample_rate), np.float32))
                 parts.append(part)
                 total += len(part)
                 if total >= max_samples:
@@ -128,10 +199,13 @@ class LiteSpeechEngine(SpeechEngine):
         # Resampling by ratio shortens the speech by ratio, so hibari speaks that much slower first.
         speed = float(np.clip(tempo / ratio, *HIBARI_SPEED_RANGE))
         max_samples = MAX_SPEECH_SECONDS * self.sample_rate
-        native = self._synthesize_native(text, speed, settings.seed, max_samples * ratio)
+        # A slow style first adds silence between sentences; voice_quality then stretches (or shortens) every pause.
+        extra_pause = SENTENCE_PAUSE_S * max(0.0, (style.pause - 1) * strength) * ratio
+        native = self._synthesize_native(text, speed, settings.seed, max_samples * ratio, extra_pause)
         if not len(native):
             raise MissingInputError("The reply has nothing that can be spoken.")
         samples = librosa.resample(native, orig_sr=self.sample_rate * ratio, target_sr=self.sample_rate)
+        samples = voice_quality(samples, self.sample_rate, style, min(strength, 1.5))
         if len(samples) > max_samples:
             samples = samples[: int(max_samples)]
             fade = int(_FADE_SECONDS * self.sample_rate)

@@ -53,6 +53,7 @@ MOUTH_HALF_WIDTH = 0.17
 MOUTH_GAP = 0.075           # jaw drop at full loudness, in face widths
 UPPER_TEETH = 0.026         # how far the upper teeth show below the upper lip, in face widths
 TEETH_HALF_WIDTH = 0.8      # ... and across the opening (the corners show the dark of the mouth)
+SMILE_CURVE = 0.35          # how far an open smile's upper edge rises at the corners, in opening depths
 LIP_ROUNDING = 0.35         # how far rounding pulls the mouth corners in, per unit of distance from centre
 NECK = (0.5, 1.3)           # the head turns about this point
 HEAD_SWAY_DEGREES = 1.4
@@ -73,6 +74,9 @@ class Look:
     tilt: float = 0.0                                        # constant head roll, degrees (+ clockwise)
     lift: float = 0.0                                        # constant head shift, face widths (+ down)
     mouth_rest: float = 0.0                                  # lips parted between words
+    mouth_width: float = 1.0                                 # the opening's width, times the speaking one
+    teeth: float = 1.0                                       # how much upper teeth show, times UPPER_TEETH
+    smile: bool = False                                      # the opening hangs from a flat top: an open smile
 
 
 def _pair(left: str, right: str, dx: float, dy: float) -> tuple[tuple[str, float, float], ...]:
@@ -87,35 +91,39 @@ def _pair(left: str, right: str, dx: float, dy: float) -> tuple[tuple[str, float
 LOOKS: dict[str, Look] = {
     "neutral": Look(),
     "happy": Look(
-        moves=(*_pair("corner_l", "corner_r", -0.025, -0.055), *_pair("cheek_l", "cheek_r", 0.0, -0.01),
-               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.01)),
-        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2),
+        moves=(*_pair("corner_l", "corner_r", -0.04, -0.075), *_pair("cheek_l", "cheek_r", 0.0, -0.025),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.018), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.01)),
+        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2, mouth_rest=1.3, mouth_width=1.35,
+        teeth=1.6, smile=True),
     "sad": Look(
-        moves=(*_pair("corner_l", "corner_r", 0.012, 0.05), ("lower_lip", 0.0, -0.014), ("upper_lip", 0.0, 0.006),
-               *_pair("brow_inner_l", "brow_inner_r", 0.01, -0.042), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.016),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.014), *_pair("cheek_l", "cheek_r", 0.0, 0.012)),
+        moves=(*_pair("corner_l", "corner_r", 0.015, 0.075), ("lower_lip", 0.0, -0.02), ("upper_lip", 0.0, 0.008),
+               *_pair("brow_inner_l", "brow_inner_r", 0.015, -0.06), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.025),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.02), *_pair("cheek_l", "cheek_r", 0.0, 0.015)),
         gains=(0.98, 0.99, 1.03), saturation=0.88, brightness=-0.025, sway=0.6, tilt=2.0, lift=0.02),
     "surprised": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.05), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.05),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.02), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.006),
-               *_pair("corner_l", "corner_r", 0.02, 0.012)),
-        gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=0.45),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.08), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.08),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.018), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.01),
+               *_pair("corner_l", "corner_r", 0.03, 0.015)),
+        gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=2.2,
+        mouth_width=0.75),
     "angry": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.022, 0.045), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.01),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.006), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.016),
-               ("upper_lip", 0.0, 0.01), ("lower_lip", 0.0, -0.014), *_pair("corner_l", "corner_r", 0.012, 0.022)),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.035, 0.065), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.015),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.01), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.025),
+               ("upper_lip", 0.0, 0.012), ("lower_lip", 0.0, -0.02), *_pair("corner_l", "corner_r", 0.015, 0.025)),
         gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=1.3, lift=0.01),
     "fear": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.012, -0.045), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.02), *_pair("corner_l", "corner_r", -0.03, 0.02)),
-        gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=0.25),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.025, -0.075), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.022), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01),
+               *_pair("corner_l", "corner_r", -0.05, 0.035)),
+        gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=1.4,
+        mouth_width=1.3, teeth=0.8),
     "disgusted": Look(
-        moves=(("upper_lip", 0.0, -0.022), *_pair("brow_inner_l", "brow_inner_r", 0.012, 0.028),
-               *_pair("cheek_l", "cheek_r", 0.0, -0.018), *_pair("corner_l", "corner_r", 0.0, 0.025),
-               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.012)),
-        gains=(0.99, 1.02, 0.97), saturation=0.95, brightness=-0.01, tilt=-1.5),
+        moves=(("upper_lip", 0.0, -0.035), *_pair("brow_inner_l", "brow_inner_r", 0.02, 0.04),
+               *_pair("cheek_l", "cheek_r", 0.0, -0.03), *_pair("corner_l", "corner_r", 0.0, 0.035),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.02)),
+        gains=(0.99, 1.02, 0.97), saturation=0.95, brightness=-0.01, tilt=-1.5, mouth_rest=0.5, teeth=1.5),
     "contempt": Look(
-        moves=(("corner_r", -0.015, -0.035), ("cheek_r", 0.0, -0.014), ("corner_l", 0.006, 0.008)),
+        moves=(("corner_r", -0.02, -0.05), ("cheek_r", 0.0, -0.02), ("corner_l", 0.008, 0.012)),
         gains=(1.0, 0.99, 0.99), saturation=0.95, brightness=-0.01, sway=0.8, tilt=-2.0, lift=-0.01),
 }
 
@@ -295,6 +303,9 @@ class _Rig:
         self.rounding = ((u - 0.5) * np.exp(-((u - 0.5) / 0.2) ** 2 - ((v - lips) / 0.06) ** 2)
                          * LIP_ROUNDING * side).astype(np.float32)
         self.mouth_rest = look.mouth_rest * strength
+        self.mouth_width = 1 + (look.mouth_width - 1) * min(strength, 1.0)
+        self.teeth = 1 + (look.teeth - 1) * min(strength, 1.0)
+        self.smile = look.smile and strength > 0
         self.closed_eyes, self.eye_alpha, self.eye_roi = self._closed_eyes()
         self._build_head_warp()
         head, face = self.head_roi, self.face_roi
@@ -366,7 +377,8 @@ class _Rig:
         # The face's own motion is added to the head's maps, so one remap does both: the face offsets are
         # taken where the head moved from rather than to, a difference of a pixel or two in fields that
         # change over tens of pixels.
-        opening = max(jaw, self.mouth_rest) * MOUTH_GAP
+        # A look that holds the mouth open still lets speech open it further, a little less the wider it rests.
+        opening = (self.mouth_rest + jaw * (1 - 0.5 * min(self.mouth_rest, 1.0))) * MOUTH_GAP
         inner = self.face_in_head
         map_x[inner] = cv2.scaleAdd(self.rounding, rounding, cv2.scaleAdd(self.expression[0], expression,
                                                                           map_x[inner]))
@@ -389,29 +401,41 @@ class _Rig:
         return out
 
     def _paint_mouth(self, face: np.ndarray, opening: float, rounding: float, moved: tuple[float, float]) -> None:
-        """Fill the gap between the parted lips, an ellipse from where they met down to the lower lip (moved with
-        the head, in face units): the upper teeth under the upper lip, then the dark of the mouth."""
+        """Fill the gap between the parted lips (moved with the head, in face units): the upper teeth under the
+        upper lip, then the dark of the mouth."""
         side = self.layout.face_side
-        half_h = opening / 2
+        # An ellipse from where the lips met down to the lower lip, or for a smile half of one hanging from a
+        # flat top, as deep as the whole opening.
+        half_h = opening if self.smile else opening / 2
         if half_h * side < 0.5:
             return
-        half_w = MOUTH_HALF_WIDTH * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding)
-        center_u, center_v = 0.5 + moved[0], self.layout.lips_v + half_h + moved[1]
-        rows = np.flatnonzero(np.abs(self.face_v[:, 0] - center_v) <= half_h + 2 / side)
+        half_w = MOUTH_HALF_WIDTH * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding) * self.mouth_width
+        center_u = 0.5 + moved[0]
+        center_v = self.layout.lips_v + moved[1] + (0.0 if self.smile else half_h)
+        above, below = (SMILE_CURVE * half_h, half_h) if self.smile else (half_h, half_h)
+        rows = np.flatnonzero((self.face_v[:, 0] >= center_v - above - 2 / side)
+                              & (self.face_v[:, 0] <= center_v + below + 2 / side))
         cols = np.flatnonzero(np.abs(self.face_u[0] - center_u) <= half_w + 2 / side)
         if not len(rows) or not len(cols):
             return
         box = np.s_[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
         across = (self.face_u[box] - center_u) / half_w
         down = (self.face_v[box] - center_v) / half_h
-        radius = np.sqrt(across ** 2 + down ** 2)
-        alpha = np.clip((1 - radius) * half_h * side / 2.0, 0, 1)[..., None]
+        if self.smile:
+            # The upper lip's edge rises toward the corners; the lower edge is the ellipse's half.
+            top = -SMILE_CURVE * across ** 2
+            radius = np.sqrt(across ** 2 + np.maximum(down, 0) ** 2)
+            alpha = np.minimum(np.clip((1 - radius) * half_h * side / 2.0, 0, 1),
+                               np.clip((down - top) * half_h * side + 0.5, 0, 1))[..., None]
+        else:
+            radius = np.sqrt(across ** 2 + down ** 2)
+            alpha = np.clip((1 - radius) * half_h * side / 2.0, 0, 1)[..., None]
+            top = -np.sqrt(np.clip(1 - across ** 2, 0, 1))
         depth = np.clip(1 - radius, 0, 1)[..., None]
         inside = MOUTH_EDGE_RGB * (1 - depth) + MOUTH_DEPTH_RGB * depth
-        # The upper teeth hang from the upper lip's edge (the ellipse's top arc), as deep as UPPER_TEETH or most
-        # of a small opening, lit in the middle and shaded toward the corners and just under the lip.
-        top = -np.sqrt(np.clip(1 - across ** 2, 0, 1))
-        teeth_depth = min(UPPER_TEETH, 0.5 * opening) / half_h
+        # The upper teeth hang from the upper lip's edge (the top arc), as deep as UPPER_TEETH (times the look's
+        # teeth) or most of a small opening, lit in the middle and shaded toward the corners and just under the lip.
+        teeth_depth = min(UPPER_TEETH * self.teeth, 0.5 * opening * (2 if self.smile else 1)) / half_h
         below_lip = (down - top) / max(teeth_depth, 1e-6)
         teeth = (np.clip((1 - below_lip) * teeth_depth * half_h * side, 0, 1)
                  * np.clip((TEETH_HALF_WIDTH - np.abs(across)) / 0.2, 0, 1))

@@ -26,7 +26,7 @@ from ..settings import MAX_REFERENCE_VOICE_SECONDS
 from .. import settings
 
 BUILTIN_AVATAR_DIR = Path(__file__).resolve().parents[2] / "assets" / "avatars"
-DEFAULT_AVATAR = "ava"
+DEFAULT_AVATAR = "luis"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$")
 
 

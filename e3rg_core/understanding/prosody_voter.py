@@ -8,6 +8,13 @@ the speaker (a woman's voice is higher), the microphone gain (loudness) and the 
 names an arousal side first and only then guesses a label from the textbook profiles; its confidence never
 exceeds 0.5, and the other voters (text, face) should carry the decision.
 
+On top of arousal, a few cues name a class outright where they are strong (issue 21): a voice that trembles at
+9-12 Hz is afraid; very loud speech is angry; very quiet speech is sad; loud speech is excited, or surprised
+when it is also broken by pauses; speech with long pauses at an ordinary level is disgusted. Their thresholds
+were read off the lite voice's own styled clips of one avatar (ava's voice; docs/lite_expression.md gives the
+accuracy on the other avatars' voices and on replies it was not set on). Loudness is measured in dBFS, so a
+user's microphone gain moves it: these votes stay modest and the text and face voters carry the decision.
+
 Cue centres are the values our measurements give on neutral read speech (LibriVox audiobook clips and the
 hibari TTS voice): about -27 dBFS mean RMS, 4 onsets per second, 6 semitones of pitch spread (the YIN track
 is noisy on unvoiced frames, which inflates the spread), and 165 Hz, between typical male and female levels.
@@ -47,6 +54,14 @@ PITCH_REFERENCE_HZ = 165.0
 
 AROUSED = 0.35      # arousal at or above this counts as high, at or below minus this as low
 
+# The outright cues (see the module docstring), read off ava's styled lite clips.
+TREMBLING = 0.25        # share of the loudness wobble at 9-12 Hz (prosody.tremble)
+SHOUTED_DB = -22.0      # mean RMS, dBFS
+LOUD_DB = -25.5
+QUIET_DB = -32.0
+BROKEN_UP = 0.21        # share of silent time inside the speech: loud and this broken up sounds surprised
+HALTING = 0.29          # ... at an ordinary level, this much sounds disgusted (drawn out, hesitant)
+
 
 @dataclass(frozen=True)
 class ProsodyReading:
@@ -69,6 +84,22 @@ class ProsodyReading:
         cues = ((LOUDNESS, self.loudness), (RATE, self.rate), (PITCH_SPREAD, self.pitch_spread),
                 (PITCH_LEVEL, self.pitch_level))
         return sum(cue.weight * score for cue, score in cues) / sum(cue.weight for cue, _ in cues)
+
+
+def judge_style(prosody: Prosody) -> tuple[str, float] | None:
+    """A fine label from a cue strong enough to name one (see the module docstring), or None."""
+    loudness = 20 * math.log10(max(prosody.energy, 1e-6))
+    if prosody.tremor >= TREMBLING:
+        return "afraid", 0.4
+    if loudness >= SHOUTED_DB:
+        return "angry", 0.4
+    if loudness <= QUIET_DB:
+        return "sad", 0.4
+    if loudness >= LOUD_DB:
+        return ("surprised", 0.3) if prosody.pause_fraction >= BROKEN_UP else ("excited", 0.3)
+    if prosody.pause_fraction >= HALTING:
+        return "disgusted", 0.25
+    return None
 
 
 def judge(reading: ProsodyReading) -> tuple[str, float]:
@@ -104,8 +135,9 @@ class VoiceProsodyVoter(EmotionVoter):
         if prosody.periodic_fraction < MIN_VOICED_FRACTION:
             return None     # silence, noise, hum or clicks: no voice to read
         reading = ProsodyReading.of(prosody)
-        label, confidence = judge(reading)
+        label, confidence = judge_style(prosody) or judge(reading)
         raw = (f"arousal {reading.arousal:+.2f} (loudness {reading.loudness:+.1f}, rate {reading.rate:+.1f}, "
                f"pitch spread {reading.pitch_spread:+.1f}, pitch level {reading.pitch_level:+.1f}); "
-               f"{prosody.median_f0:.0f} Hz, {prosody.onset_rate:.1f} onsets/s")
+               f"{prosody.median_f0:.0f} Hz, {prosody.onset_rate:.1f} onsets/s, pauses {prosody.pause_fraction:.2f}, "
+               f"tremor {prosody.tremor:.2f}")
         return Vote(self.name, self.modality, label, round(confidence, 2), raw)

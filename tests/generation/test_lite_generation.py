@@ -123,6 +123,47 @@ def test_sad_is_slower_lower_and_quieter_than_happy(engine, avatar):
     assert rms(sad.samples) < rms(happy.samples)
 
 
+STYLE_REPLY = "Well, that happened fast. I keep thinking about it, and honestly, I still don't know what to say."
+
+
+def test_styles_differ_in_pauses_tremble_and_loudness_as_measured(engine):
+    """Plain measurements (prosody.measure) of one reply in each style, spoken for the default listener."""
+    import math
+    from e3rg_core.prosody import measure
+    listener = AvatarStore().get(DEFAULT_AVATAR)
+    measured = {emotion: measure(AudioClip(speech.samples, speech.sample_rate)) for emotion, speech in
+                ((e, engine.synthesize(STYLE_REPLY, e, listener, GenerationSettings(seed=0)))
+                 for e in ("neutral", "happy", "sad", "angry", "fear"))}
+    for emotion, m in measured.items():
+        print(f"\n{emotion}: {20 * math.log10(m.energy):.1f} dBFS, {m.median_f0:.0f} Hz, pauses {m.pause_fraction:.2f}, "
+              f"tremor {m.tremor:.2f}, brightness {m.brightness:.0f} Hz")
+    loudness = {e: m.energy for e, m in measured.items()}
+    assert loudness["sad"] < loudness["fear"] < loudness["neutral"] < loudness["happy"] < loudness["angry"]
+    assert measured["sad"].pause_fraction > measured["neutral"].pause_fraction + 0.08
+    assert measured["angry"].pause_fraction < measured["neutral"].pause_fraction
+    assert measured["fear"].tremor > 2 * measured["neutral"].tremor
+    assert measured["sad"].brightness < 0.8 * measured["neutral"].brightness
+    assert semitones(measured["happy"].median_f0, measured["sad"].median_f0) > 4.0
+
+
+@pytest.mark.parametrize("name", ["grace", "luis"])
+def test_voice_voter_reads_the_styles_in_voices_it_was_not_set_on(engine, name):
+    """The voice voter's thresholds were read off ava's voice; grace's and luis's voices, speaking a reply it was
+    not set on, must read as each style's class for most of the styles."""
+    from e3rg_core.emotions import coarse_of
+    from e3rg_core.contracts import UnderstandingRequest
+    from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
+    voter, avatar = VoiceProsodyVoter(), AvatarStore().get(name)
+    read = {}
+    for emotion in ("neutral", "happy", "sad", "angry", "fear", "surprised", "disgusted"):
+        speech = engine.synthesize(STYLE_REPLY, emotion, avatar, GenerationSettings(seed=1))
+        vote = voter.vote(UnderstandingRequest(history=(), audio=AudioClip(speech.samples, speech.sample_rate)))
+        read[emotion] = coarse_of(vote.label)
+    print(f"\n{name}: {read}")
+    assert sum(read[emotion] == emotion for emotion in read) >= 5
+    assert read["sad"] == "sad" and read["angry"] == "angry"
+
+
 def test_intensity_and_speed_settings_are_honoured(engine, avatar, neutral_speech):
     flat_sad = engine.synthesize(REPLY, "sad", avatar, GenerationSettings(seed=0, emotion_intensity=0.0))
     assert abs(flat_sad.seconds - neutral_speech.seconds) < 0.05
@@ -331,12 +372,20 @@ def listener_portrait() -> np.ndarray:
     return AvatarStore().get("ava").portrait()
 
 
-def test_expressions_move_mouth_corners_and_brows_the_right_way(listener_portrait):
+def test_expressions_move_mouth_corners_and_brows_the_right_way():
+    """The looks' warps alone (lite_video.hold_look; the painted mouth openings are tested on their own), framed
+    as the rig frames the default listener's portrait."""
+    from e3rg_core.generation.lite_video import hold_look
+    listener_portrait = AvatarStore().get(DEFAULT_AVATAR).portrait()
     layout = portrait_layout(listener_portrait)
     points = {"corner_l": (0.34, layout.lips_v), "corner_r": (0.66, layout.lips_v),
               "brow_l": (0.39, 0.26), "brow_r": (0.61, 0.26)}
-    neutral = held_frame(listener_portrait, "neutral")
-    moved = {emotion: anchor_motion(neutral, held_frame(listener_portrait, emotion), layout, points)
+
+    def look(emotion: str) -> np.ndarray:
+        return framed_portrait(hold_look(listener_portrait, LOOKS[emotion]), layout)
+
+    neutral = look("neutral")
+    moved = {emotion: anchor_motion(neutral, look(emotion), layout, points)
              for emotion in ("happy", "sad", "angry", "surprised")}
     for emotion, motion in moved.items():
         print(f"\n{emotion}: " + ", ".join(f"{name} ({dx:+.3f}, {dy:+.3f})" for name, (dx, dy) in motion.items()))
@@ -345,7 +394,8 @@ def test_expressions_move_mouth_corners_and_brows_the_right_way(listener_portrai
     assert corners_up["happy"] > 0.02 and corners_up["sad"] < -0.02     # smile up, frown down
     assert brows_up["sad"] > 0.015 and brows_up["surprised"] > 0.02      # inner brows raised
     assert brows_up["angry"] < -0.015                                    # lowered ...
-    assert moved["angry"]["brow_l"][0] > 0.005 > -0.005 > moved["angry"]["brow_r"][0]    # ... and drawn together
+    # ... and drawn together (the far brow of a face turned a little moves less across the picture)
+    assert moved["angry"]["brow_l"][0] - moved["angry"]["brow_r"][0] > 0.01
 
 
 def face_reading(frames: np.ndarray) -> dict[str, float]:
@@ -370,9 +420,6 @@ def test_face_voter_reads_the_rendered_expression(engine, neutral_speech):
     assert max(readings["neutral"], key=readings["neutral"].get) == "neutral"
 
 
-@pytest.mark.xfail(strict=True, reason="ava's portrait reads happy to the FER2013 face voter (0.98 on the still, about "
-                                      "half happy and half surprise while it speaks): her closed grin still reads as a "
-                                      "smile, so the compare view's neutral face does too")
 def test_the_default_listener_reads_neutral_when_it_speaks_neutrally(neutral_speech):
     """The default listener's calm face is the compare view's neutral one: the face voter must read it as neutral,
     as it reads grace's."""
@@ -383,7 +430,7 @@ def test_the_default_listener_reads_neutral_when_it_speaks_neutrally(neutral_spe
     assert max(reading, key=reading.get) == "neutral"
 
 
-@pytest.mark.parametrize("name", ["ava", "grace"])
+@pytest.mark.parametrize("name", ["ava", "grace", "luis"])
 def test_rendered_frames_are_sharper_than_the_portrait_lightly_blurred(name, neutral_speech, tmp_path):
     """The rig's warps and the encoder soften the portrait's framed square by less than a Gaussian blur of 0.7 px
     would (sharpness: the variance of the Laplacian, on every frame of the encoded video)."""

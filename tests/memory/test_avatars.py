@@ -24,7 +24,7 @@ def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
         avatar = store.get(name)
         largest_face(avatar.portrait())
         pitches[name] = median_f0(avatar.reference_voice(24_000))
-        assert "public domain" in avatar.source.lower() or "cc0" in avatar.source.lower()
+        assert any(licence in avatar.source.lower() for licence in ("public domain", "cc0", "mit-licensed"))
         assert re.search(rf"`avatars/{name}/portrait\.jpg`.*\|.*\|", readme), name
         assert re.search(rf"`avatars/{name}/voice\.wav`.*\|.*\|", readme), name
     print(f"\nreference pitches: {pitches}")
@@ -32,6 +32,9 @@ def test_builtin_avatars_have_faces_distinct_voices_and_recorded_sources():
     ordered = sorted(pitches.values())
     assert all(semitones(high, low) > 2.0 for low, high in zip(ordered, ordered[1:]))
     assert store.get("ava").profile.gender == "female" and 165 < pitches["ava"] < 255
+    assert store.get("luis").profile.gender == "male" and 100 < pitches["luis"] < 160
+    profiles = [store.get(name).profile for name in ("ava", "grace", "luis")]
+    assert len({profile.age for profile in profiles}) == 3 and len({profile.gender for profile in profiles}) == 2
 
 
 def test_avatar_without_a_face_is_refused(tmp_path):
