@@ -144,21 +144,33 @@ def elements(shapes: dict[str, tuple[int, ...]]) -> int:
     return sum(math.prod(shape) for shape in shapes.values())
 
 
-def weight_bytes(modules: Iterable) -> int:
-    """Bytes of every parameter and buffer as stored, the 4-bit layers' quantisation statistics included."""
-    seen, total = set(), 0
+def bytes_by_dtype(modules: Iterable) -> dict[str, int]:
+    """Bytes of every parameter and buffer as stored, by dtype (4-bit weights are uint8 pairs of codes, their
+    quantisation statistics counted with them)."""
+    seen, totals = set(), {}
     for module in modules:
         for tensor in (*module.parameters(), *module.buffers()):
             if id(tensor) in seen:
                 continue
             seen.add(id(tensor))
-            total += tensor.numel() * tensor.element_size()
+            name = str(tensor.dtype).removeprefix("torch.")
+            size = tensor.numel() * tensor.element_size()
             state = getattr(tensor, "quant_state", None)
             if state is not None:
-                total += state.absmax.numel() * state.absmax.element_size()
+                name = "nf4"
+                size += state.absmax.numel() * state.absmax.element_size()
                 if getattr(state, "nested", False):
-                    total += state.state2.absmax.numel() * state.state2.absmax.element_size()
-    return total
+                    size += state.state2.absmax.numel() * state.state2.absmax.element_size()
+            totals[name] = totals.get(name, 0) + size
+    return totals
+
+
+def weight_bytes(modules: Iterable) -> int:
+    return sum(bytes_by_dtype(modules).values())
+
+
+def gib_by_dtype(modules: Iterable) -> dict[str, float]:
+    return {name: round(size / GIB, 3) for name, size in bytes_by_dtype(modules).items()}
 
 
 def write_qwen_tokenizer_files(folder: Path, omni: bool, miniature: bool):
@@ -287,6 +299,7 @@ def run_ola(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
             "step_seconds": step_seconds, "step_memory": memory.peaks(), "answer": vote.raw,
             "parameters": parameters, "manifest_parameters": None if miniature else manifest,
             "weights_gib": round(weight_bytes([runtime.model]) / GIB, 2),
+            "weights_by_dtype_gib": gib_by_dtype([runtime.model]),
             "projected_weights_gib": round(cost.weight_bytes(True) / GIB, 2),
             "projected_gpu_gib": round(projected.gpu_bytes / GIB, 2)}
 
@@ -378,7 +391,7 @@ def run_qwen(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
             "step_seconds": step_seconds, "step_memory": memory.peaks(), "answer": vote.raw,
             "parameters": elements(shapes), "manifest_parameters": None,
             "weights_gib": round(weights / GIB, 2), "projected_weights_gib": round(weights / GIB, 2),
-            "projected_gpu_gib": None}
+            "weights_by_dtype_gib": gib_by_dtype([voter.model]), "projected_gpu_gib": None}
 
 
 # -- OpenVoice -----------------------------------------------------------------------------------------------
@@ -632,7 +645,11 @@ def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
                                                pipeline.image_encoder, pipeline.pose_guider,
                                                pipeline.audio_projection, pipeline.emotion_model,
                                                pipeline.speech_encoder.encoder, pipeline.interpolator]) / GIB, 2),
-            "projected_weights_gib": round(dicetalk_gpu_bytes(pipeline) / GIB, 2), "projected_gpu_gib": None}
+            "projected_weights_gib": round(dicetalk_gpu_bytes(pipeline) / GIB, 2), "projected_gpu_gib": None,
+            "weights_by_dtype_gib": gib_by_dtype([pipeline.unet, pipeline.vae, pipeline.reference_encoder,
+                                                  pipeline.image_encoder, pipeline.pose_guider,
+                                                  pipeline.audio_projection, pipeline.emotion_model,
+                                                  pipeline.speech_encoder.encoder, pipeline.interpolator])}
 
 
 RUNNERS = {"ola": run_ola, "qwen": run_qwen, "openvoice": run_openvoice, "dicetalk": run_dicetalk}
