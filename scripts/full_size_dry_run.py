@@ -174,7 +174,7 @@ def gib_by_dtype(modules: Iterable) -> dict[str, float]:
 
 
 def write_qwen_tokenizer_files(folder: Path, omni: bool, miniature: bool):
-    from e3rg_core.hub_rehearsal.qwen_tokenizer import (QWEN2_5_ADDED, QWEN2_5_OMNI_ADDED, small_bpe,
+    from e3rg_dev.hub_rehearsal.qwen_tokenizer import (QWEN2_5_ADDED, QWEN2_5_OMNI_ADDED, small_bpe,
                                                         write_qwen_tokenizer)
     bpe = small_bpe(200 if miniature else BPE_MERGES, QWEN2_5_OMNI_ADDED if omni else QWEN2_5_ADDED)
     write_qwen_tokenizer(folder, bpe, model_max_length=32768 if omni else 16384, tokenizer_json=omni)
