@@ -307,8 +307,9 @@ def run_ola(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
 # -- Qwen2.5-Omni thinker ------------------------------------------------------------------------------------
 # The checkpoint's key prefixes (as Qwen/Qwen2.5-Omni-7B's shards and transformers' save_pretrained name them) for
 # the thinker module's own prefixes.
-THINKER_CHECKPOINT_PREFIXES = (("model.language_model.", "thinker.model."), ("model.audio_tower.", "thinker.audio_tower."),
-                               ("model.visual.", "thinker.visual."), ("lm_head.", "thinker.lm_head."))
+THINKER_CHECKPOINT_PREFIXES = (("model.language_model.", "thinker.model."),
+                               ("model.audio_tower.", "thinker.audio_tower."), ("model.visual.", "thinker.visual."),
+                               ("lm_head.", "thinker.lm_head."))
 
 
 def checkpoint_key(key: str) -> str:

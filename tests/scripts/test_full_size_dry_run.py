@@ -5,13 +5,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "full_size_dry_run.py"
 
 
+# About 2 min on 2 idle cores (four processes, each importing torch and transformers); room for a busy runner.
+@pytest.mark.timeout(1200)
 def test_the_dry_run_loads_and_steps_every_engine_and_writes_its_table(tmp_path):
     out = tmp_path / "dry_run.json"
     run = subprocess.run([sys.executable, SCRIPT, "--miniature", "--out", out, "--workdir", tmp_path],
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     report = json.loads(out.read_text())
     rows = {row["key"]: row for row in report["rows"]}

@@ -307,4 +307,5 @@ def test_the_fake_ola_config_has_only_official_keys_so_the_vision_tower_is_built
     path = GOLDEN / "ola" / "ola7b_keys.json"
     if path.is_file():
         manifest = json.loads(path.read_text())["keys"]
-        assert shapes == {key: entry["shape"] for key, entry in manifest.items() if key.startswith("model.vision_tower.")}
+        assert shapes == {key: entry["shape"] for key, entry in manifest.items()
+                          if key.startswith("model.vision_tower.")}
