@@ -584,7 +584,7 @@ def dicetalk_gpu_bytes(pipeline) -> int:
     return half + full
 
 
-def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
+def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory, unet_frames: int = 25) -> dict:
     import numpy as np
     import torch
     from e3rg_core.generation.dicetalk.pipeline import DiceTalkPipeline
@@ -605,8 +605,8 @@ def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
     memory.reset()
     conditioning, conditioning_seconds = timed(lambda: pipeline.conditioning(portrait, samples, prior))
     dtype = pipeline.unet.dtype
-    frames = torch.tensor(window_frames(conditioning.num_frames + WINDOW_FRAMES, 0)[0])
-    latents = torch.randn(WINDOW_FRAMES, *conditioning.reference_latents.shape, generator=torch.Generator()
+    frames = torch.tensor(window_frames(conditioning.num_frames + WINDOW_FRAMES, 0)[0][:unet_frames])
+    latents = torch.randn(unet_frames, *conditioning.reference_latents.shape, generator=torch.Generator()
                           .manual_seed(SEED))
     time_ids = torch.tensor([[FPS, MOTION_BUCKET_ID, EXPRESSION_BUCKET_ID]] * 3, dtype=dtype)
 
@@ -617,7 +617,7 @@ def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
                                  conditioning.pose_features.to(dtype))
 
     prediction, unet_seconds = timed(unet_call)
-    if prediction.shape != (3, WINDOW_FRAMES, *conditioning.reference_latents.shape):
+    if prediction.shape != (3, unet_frames, *conditioning.reference_latents.shape):
         raise RuntimeError(f"The UNet returned {tuple(prediction.shape)} for one window.")
 
     def decode_one():
@@ -631,10 +631,12 @@ def run_dicetalk(folder: Path, miniature: bool, memory: PeakMemory) -> dict:
     manifest = None if miniature else sum(MANIFEST_DICETALK.values())
     return {"engine": "DICE-Talk (SVD-xt UNet + adapters, VAE, CLIP, whisper-tiny, RIFE)", "dtype": "fp32 here",
             "write_seconds": write_seconds, "build_seconds": build_seconds, "build_memory": built,
-            "step": f"one UNet call: one {WINDOW_FRAMES}-frame window x 3 guidance branches at {width}x{height} "
-                    f"(one window of one denoising step); conditioning {conditioning_seconds} s "
-                    f"(2 s speech); VAE decode of one frame {decode_seconds} s",
-            "step_seconds": unet_seconds, "conditioning_seconds": conditioning_seconds,
+            "step": f"one UNet call: {unet_frames} of a window's {WINDOW_FRAMES} frames x 3 guidance branches at "
+                    f"{width}x{height}; conditioning {conditioning_seconds} s (2 s speech); VAE decode of one frame "
+                    f"{decode_seconds} s",
+            "step_seconds": unet_seconds, "unet_frames": unet_frames,
+            "window_seconds_projected": round(unet_seconds * WINDOW_FRAMES / unet_frames, 1),
+            "conditioning_seconds": conditioning_seconds,
             "decode_seconds": decode_seconds, "step_memory": memory.peaks(),
             "parameters": sum(counts.values()), "manifest_parameters": manifest,
             "parts": {name: [count, None if miniature else MANIFEST_DICETALK[name]] for name, count in counts.items()},
@@ -657,12 +659,13 @@ RUNNERS = {"ola": run_ola, "qwen": run_qwen, "openvoice": run_openvoice, "diceta
 
 
 # -- the run -------------------------------------------------------------------------------------------------
-def child(engine: str, workdir: Path, miniature: bool, result_path: Path) -> int:
+def child(engine: str, workdir: Path, miniature: bool, result_path: Path, unet_frames: int) -> int:
     """One engine in this process: write, load, step; its row goes to result_path."""
     import torch
     memory = PeakMemory()
     try:
-        row = RUNNERS[engine](workdir, miniature, memory)
+        extra = {"unet_frames": unet_frames} if engine == "dicetalk" else {}
+        row = RUNNERS[engine](workdir, miniature, memory, **extra)
         row.update(ok=True, threads=torch.get_num_threads())
     except Exception:
         traceback.print_exc()
@@ -702,11 +705,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None, help="where the random files go (default: a "
                         "temporary folder; the largest engine needs about 19 GB of disk)")
     parser.add_argument("--miniature", action="store_true", help="toy sizes, the same code paths (for tests)")
+    parser.add_argument("--unet-frames", type=int, default=25, choices=range(1, 26), metavar="1..25",
+                        help="frames of DICE-Talk's one UNet call (25, a whole window, by default; fewer on a slow "
+                             "CPU: a window's time is projected from them)")
     parser.add_argument("--child", choices=ENGINES, help=argparse.SUPPRESS)
     parser.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        return child(args.child, args.workdir, args.miniature, args.result)
+        return child(args.child, args.workdir, args.miniature, args.result, args.unet_frames)
 
     engines = [name.strip() for name in args.engines.split(",") if name.strip()]
     unknown = sorted(set(engines) - set(ENGINES))
@@ -720,13 +726,14 @@ def main(argv: list[str] | None = None) -> int:
                 tempfile.NamedTemporaryFile(suffix=".json") as result:
             print(f"== {engine}", flush=True)
             command = [sys.executable, str(Path(__file__).resolve()), "--child", engine, "--workdir", folder,
-                       "--result", result.name, *(["--miniature"] if args.miniature else [])]
+                       "--result", result.name, "--unet-frames", str(args.unet_frames),
+                       *(["--miniature"] if args.miniature else [])]
             # DICE-Talk's loader reads the hub cache its files are written into.
             run = subprocess.run(command, env={**environment, "HF_HUB_CACHE": folder})
             text = Path(result.name).read_text()
+            killed = " (SIGKILL: out of memory?)" if run.returncode == -9 else ""
             row = json.loads(text) if text else {"engine": engine, "ok": False,
-                                                 "error": f"the process ended with status {run.returncode} "
-                                                          "(killed for memory?)"}
+                                                 "error": f"the process ended with status {run.returncode}{killed}"}
         rows.append({"key": engine, **row})
         print(json.dumps(row, indent=2), flush=True)
     # A run of some engines updates their rows in an earlier report and keeps the others.
