@@ -5,7 +5,8 @@
 `python app.py` on the lite tier, offline, on localhost, its temporary folder a private one (TMPDIR) so that
 what it leaves on disk can be told from the rest of the machine's. Several gradio_client callers send turns to
 /respond at once: text, audio and video mixed in a fixed pattern (every 50 turns hold the same mix), each turn
-distinct (its text and dialogue so far composed from parts; its audio cut and scaled from the example clip).
+distinct (its text and dialogue so far composed from parts; its audio cut and scaled from the example clip), and
+every ten turns of a caller come from a new visitor (a new client: a new session on the server).
 After the warm-up, every 50 turns it records the resident memory of the server's process tree, its open files,
 the disk used under its temporary folder and the latency of those turns; it prints a table and writes JSON.
 
@@ -29,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 EVERY = 50
+TURNS_PER_VISITOR = 10
 MEMORY_GROWTH_LIMIT_MIB = 50
 LATENCY_DRIFT_LIMIT = 0.10
 # Nine turns in ten carry text, audio or video in this order; a pattern of ten keeps every 50 turns' mix the same.
@@ -117,17 +119,23 @@ def send(client, turn: Turn, folder: Path) -> None:
 
 
 def caller(url: str, work: queue.Queue, done: queue.Queue, folder: Path) -> None:
-    """One API caller: its own client, turns from the shared queue until it is empty; its downloads deleted as it
-    goes (they are the client's, not the server's)."""
+    """One API caller: turns from the shared queue until it is empty, as a new visitor (a new client, so a new
+    session on the server) every TURNS_PER_VISITOR turns; its downloads deleted as it goes (they are the client's,
+    not the server's)."""
     from gradio_client import Client
     folder.mkdir(parents=True, exist_ok=True)
-    client = Client(url, verbose=False, download_files=str(folder), analytics_enabled=False)
+    client, served = None, 0
     try:
         while True:
             try:
                 turn = work.get_nowait()
             except queue.Empty:
                 return
+            if served % TURNS_PER_VISITOR == 0:
+                if client is not None:
+                    client.close()
+                client = Client(url, verbose=False, download_files=str(folder), analytics_enabled=False)
+            served += 1
             started, error = time.perf_counter(), ""
             try:
                 send(client, turn, folder)
@@ -137,7 +145,8 @@ def caller(url: str, work: queue.Queue, done: queue.Queue, folder: Path) -> None
             for item in folder.iterdir():
                 _remove(item)
     finally:
-        client.close()
+        if client is not None:
+            client.close()
 
 
 def _remove(path: Path) -> None:
@@ -176,6 +185,22 @@ def tree_open_files(pid: int) -> int:
     return total
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time the server has used, its finished children (ffmpeg) included: what a turn costs it, whatever else
+    the machine is doing."""
+    import psutil
+    root, *children = process_tree(pid)
+    times = root.cpu_times()
+    total = times.user + times.system + times.children_user + times.children_system
+    for child in children:
+        try:
+            times = child.cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
 def disk_used(folder: Path) -> tuple[int, int]:
     """Bytes allocated under folder, and its files' count."""
     size = files = 0
@@ -203,6 +228,16 @@ def run_turns(url: str, batch: list[Turn], callers: int, folder: Path, on_done) 
         thread.join()
 
 
+def _mean_cpu(rows: list[dict], after: int, upto: int) -> float:
+    """The server's CPU seconds a turn over the recorded windows ending after `after` and by `upto` turns."""
+    picked, previous = [], 0
+    for row in rows:
+        if after < row["turns"] <= upto:
+            picked.append((row["cpu_s_per_turn"], row["turns"] - previous))
+        previous = row["turns"]
+    return round(sum(cpu * count for cpu, count in picked) / max(1, sum(count for _, count in picked)), 2)
+
+
 def summarise(rows: list[dict], results: list[Done], cap_bytes: int) -> dict:
     by_order = results
     first, last = by_order[:100], by_order[-100:]
@@ -215,9 +250,13 @@ def summarise(rows: list[dict], results: list[Done], cap_bytes: int) -> dict:
         "rss_max_after_100_mib": max(row["rss_mib"] for row in rows if row["turns"] >= at_100["turns"]),
         "rss_growth_after_100_mib": round(rows[-1]["rss_mib"] - at_100["rss_mib"], 1),
         "disk_max_mib": max(row["disk_mib"] for row in rows), "disk_cap_mib": round(cap_bytes / 2**20, 1),
-        "open_files_min": min(row["open_files"] for row in rows), "open_files_max": max(row["open_files"] for row in rows),
+        "open_files_min": min(row["open_files"] for row in rows),
+        "open_files_max": max(row["open_files"] for row in rows),
         "latency_first_100_median_s": round(first_median, 2), "latency_last_100_median_s": round(last_median, 2),
         "latency_drift": round(last_median / first_median - 1, 3),
+        # the server's own CPU time a turn, which the machine's other load does not change
+        "cpu_s_per_turn_first_100": _mean_cpu(rows, 0, 100),
+        "cpu_s_per_turn_last_100": _mean_cpu(rows, len(results) - 100, len(results)),
     }
     summary["met"] = {
         "memory": summary["rss_growth_after_100_mib"] < MEMORY_GROWTH_LIMIT_MIB,
@@ -252,9 +291,9 @@ def main() -> None:
             results: list[Done] = []
             rows: list[dict] = []
             window: list[Done] = []
-            started = time.perf_counter()
+            started, cpu_before = time.perf_counter(), [tree_cpu_seconds(pid)]
             print(f"{'turns':>6} {'rss MiB':>8} {'files':>6} {'disk MiB':>9} {'tmp files':>9} {'median s':>8} "
-                  f"{'p90 s':>6} {'errors':>6} {'load':>5}", flush=True)
+                  f"{'p90 s':>6} {'cpu s/turn':>10} {'errors':>6} {'load':>5}", flush=True)
 
             def record(result: Done) -> None:
                 results.append(result)
@@ -265,19 +304,23 @@ def main() -> None:
                     return
                 seconds = sorted(r.seconds for r in window)
                 disk, files = disk_used(server_tmp)
+                cpu = tree_cpu_seconds(pid)
                 row = {"turns": len(results), "elapsed_s": round(time.perf_counter() - started),
                        "rss_mib": round(tree_rss_mib(pid), 1), "open_files": tree_open_files(pid),
                        "disk_mib": round(disk / 2**20, 1), "temp_files": files,
                        "latency_median_s": round(statistics.median(seconds), 2),
                        "latency_p90_s": round(seconds[int(0.9 * (len(seconds) - 1))], 2),
+                       "cpu_s_per_turn": round((cpu - cpu_before[0]) / len(window), 2),
                        **{f"latency_{kind}_median_s": round(statistics.median(r.seconds for r in window
                                                                                if r.kind == kind), 2)
                           for kind in sorted(set(KINDS)) if any(r.kind == kind for r in window)},
                        "errors": sum(bool(r.error) for r in window), "load_average": round(os.getloadavg()[0], 2)}
                 rows.append(row)
                 window.clear()
+                cpu_before[0] = cpu
                 print(f"{row['turns']:>6} {row['rss_mib']:>8} {row['open_files']:>6} {row['disk_mib']:>9} "
                       f"{row['temp_files']:>9} {row['latency_median_s']:>8} {row['latency_p90_s']:>6} "
+                      f"{row['cpu_s_per_turn']:>10} "
                       f"{row['errors']:>6} {row['load_average']:>5}", flush=True)
 
             run_turns(app.url, turns(args.turns), args.callers, client_tmp, record)
