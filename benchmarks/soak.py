@@ -20,7 +20,9 @@ import argparse
 import json
 import os
 import queue
+import signal
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -275,6 +277,8 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20, help="turns before the measured ones (not recorded)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "soak.json")
     args = parser.parse_args()
+    # stopped from outside (kill), the server is stopped too, by the context managers below
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("soak stopped"))
 
     from e3rg_core import settings
     from e3rg_core.hub_rehearsal.app_run import RunningApp

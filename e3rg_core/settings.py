@@ -58,6 +58,8 @@ QUEUE_SIZE = 32                     # turns waiting beyond those; more are turne
 # Sessions whose state (dialogue, latest reply, uploaded avatars) the server keeps; the least recently used
 # beyond this are forgotten (gradio keeps 10,000 by default, which a Space running for weeks reaches).
 SESSIONS_KEPT = 1_000
+# malloc arenas the server's threads share (glibc makes one per thread otherwise, each holding freed memory: heap.py)
+MALLOC_ARENAS = 2
 
 # -- lifetimes of the files turns leave behind (README, "Operating notes") --------------------------------------
 # Every file is in one of three temporary folders, each with an owner: a request's folder (its outputs and

@@ -7,7 +7,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,10 +22,12 @@ EMPTY_FOLDER_GRACE_SECONDS = 60
 @dataclass(frozen=True)
 class SweptFolder:
     """A folder whose entries (the folders and files directly in it) are deleted `lifetime_seconds` after they last
-    changed. Over the cap, entries of a lower rank go first, the oldest first within a rank."""
+    changed. Over the cap, entries of a lower rank go first, the oldest first within a rank. `keep` names entries
+    that are never deleted (asked at every sweep)."""
     root: Path
     lifetime_seconds: float
     rank: int = 0
+    keep: Callable[[], Collection[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,30 +69,41 @@ def _is_empty_folder(path: Path) -> bool:
         return False
 
 
-def sweep(folders: Sequence[SweptFolder], cap_bytes: int, now: float | None = None) -> Sweep:
-    """Delete every entry past its lifetime and every empty folder past its grace; then, while the rest take more
-    than cap_bytes, the lowest-ranked and oldest entries, down to LOW_WATER of the cap."""
+def expire(folder: SweptFolder, now: float | None = None) -> tuple[int, list[tuple[int, float, Path]]]:
+    """Delete the folder's entries past their lifetime, and its empty folders past their grace; how many went, and
+    the rank, last change and path of each entry that may still go (those not kept)."""
     now = time.time() if now is None else now
-    expired, kept = 0, []
-    for folder in folders:
+    kept = frozenset(folder.keep()) if folder.keep is not None else frozenset()
+    try:
+        entries = [entry for entry in folder.root.iterdir() if entry.name not in kept]
+    except FileNotFoundError:
+        return 0, []
+    expired, left = 0, []
+    for entry in entries:
         try:
-            entries = list(folder.root.iterdir())
+            changed = entry.lstat().st_mtime
         except FileNotFoundError:
             continue
-        for entry in entries:
-            try:
-                changed = entry.lstat().st_mtime
-            except FileNotFoundError:
-                continue
-            age = now - changed
-            if age > folder.lifetime_seconds or (age > EMPTY_FOLDER_GRACE_SECONDS and _is_empty_folder(entry)):
-                remove(entry)
-                expired += 1
-            else:
-                kept.append((folder.rank, changed, entry, allocated_bytes(entry)))
-    total, evicted = sum(size for *_, size in kept), 0
+        age = now - changed
+        if age > folder.lifetime_seconds or (age > EMPTY_FOLDER_GRACE_SECONDS and _is_empty_folder(entry)):
+            remove(entry)
+            expired += 1
+        else:
+            left.append((folder.rank, changed, entry))
+    return expired, left
+
+
+def sweep(folders: Sequence[SweptFolder], cap_bytes: int, now: float | None = None) -> Sweep:
+    """expire() every folder; then, while what is left takes more than cap_bytes, delete the lowest-ranked and
+    oldest entries, down to LOW_WATER of the cap."""
+    expired, left = 0, []
+    for folder in folders:
+        gone, entries = expire(folder, now)
+        expired += gone
+        left += [(rank, changed, entry, allocated_bytes(entry)) for rank, changed, entry in entries]
+    total, evicted = sum(size for *_, size in left), 0
     if total > cap_bytes:
-        for _, _, entry, size in sorted(kept, key=lambda item: item[:2]):
+        for _, _, entry, size in sorted(left, key=lambda item: item[:2]):
             if total <= cap_bytes * LOW_WATER:
                 break
             remove(entry)

@@ -70,3 +70,13 @@ def test_empty_folders_go_after_their_grace(tmp_path):
 
     assert not stale.exists()
     assert just_made.exists()
+
+
+def test_kept_entries_stay_whatever_their_age_and_the_cap(tmp_path):
+    page_file = _entry(tmp_path, "page-portrait", 100_000, age_seconds=10_000)
+    output = _entry(tmp_path, "reply-output", 100_000, age_seconds=10)
+
+    sweep([SweptFolder(tmp_path, lifetime_seconds=60, keep=lambda: {"page-portrait"})], cap_bytes=1)
+
+    assert page_file.exists()
+    assert not output.exists()
