@@ -327,15 +327,23 @@ def main() -> None:
                       f"{row['cpu_s_per_turn']:>10} "
                       f"{row['errors']:>6} {row['load_average']:>5}", flush=True)
 
+                write(args, rows, results, app)    # after every row, so a soak cut short leaves its figures
+
             run_turns(app.url, turns(args.turns), args.callers, client_tmp, record)
-            log_tail = app.log.read_text(encoding="utf-8", errors="replace")[-4000:]
-    summary = summarise(rows, results, settings.TEMP_FILES_CAP_BYTES)
-    print(json.dumps(summary, indent=2))
+            print(json.dumps(write(args, rows, results, app), indent=2))
+
+
+def write(args, rows: list[dict], results: list[Done], app) -> dict:
+    """The soak so far as JSON at args.out; its summary."""
+    from e3rg_core.settings import TEMP_FILES_CAP_BYTES
+    summary = summarise(rows, results, TEMP_FILES_CAP_BYTES)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"callers": args.callers, "warmup": args.warmup, "cores": os.cpu_count(),
-                                    "summary": summary, "rows": rows,
+                                    "turns_asked": args.turns, "summary": summary, "rows": rows,
                                     "errors": [asdict(r) for r in results if r.error],
-                                    "app_log_tail": log_tail}, indent=2))
+                                    "app_log_tail": app.log.read_text(encoding="utf-8", errors="replace")[-4000:]},
+                                   indent=2))
+    return summary
 
 
 if __name__ == "__main__":
