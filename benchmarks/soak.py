@@ -281,7 +281,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("soak stopped"))
 
     from e3rg_core import settings
-    from e3rg_core.hub_rehearsal.app_run import RunningApp
+    from e3rg_dev.hub_rehearsal.app_run import RunningApp
 
     with tempfile.TemporaryDirectory(prefix="e3rg-soak-") as scratch:
         server_tmp, client_tmp = Path(scratch) / "server-tmp", Path(scratch) / "client"

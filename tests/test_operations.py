@@ -13,6 +13,7 @@ from e3rg_core import settings
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 QUEUE_SIZE = 1
+GRADIO_CACHE = "gradio"     # gradio's cache in the temporary folder, where GRADIO_TEMP_DIR does not move it
 # More turns than CONCURRENT_TURNS can serve and QUEUE_SIZE can hold: the rest find the queue full.
 FLOOD = settings.CONCURRENT_TURNS + QUEUE_SIZE + 3
 BUSY_MESSAGE = "This application is currently busy"        # gradio's page, for a full queue
@@ -29,12 +30,12 @@ def space(tmp_path_factory):
     """app.py in a subprocess with a small queue and a private temporary folder, with files left behind by an
     earlier run planted in it (old ones, and one still within its lifetime)."""
     from e3rg_dev.hub_rehearsal.app_run import RunningApp
-    from e3rg_core.request_files import GRADIO_CACHE_ROOT_NAME, REQUEST_ROOT_NAME, SESSION_ROOT_NAME
+    from e3rg_core.request_files import REQUEST_ROOT_NAME, SESSION_ROOT_NAME
     temp = tmp_path_factory.mktemp("space-tmp")
     planted = {}
     for name, root, lifetime in ((REQUEST_ROOT_NAME, "req-", settings.REQUEST_FILES_TTL_SECONDS),
                                  (SESSION_ROOT_NAME, "session-", settings.SESSION_FILES_TTL_SECONDS),
-                                 (GRADIO_CACHE_ROOT_NAME, "", settings.GRADIO_CACHE_TTL_SECONDS)):
+                                 (GRADIO_CACHE, "", settings.GRADIO_CACHE_TTL_SECONDS)):
         for when, age in (("old", lifetime + 60), ("recent", 10)):
             folder = temp / name / f"{root}{when}"
             folder.mkdir(parents=True)
