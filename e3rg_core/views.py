@@ -25,7 +25,7 @@ from .memory.avatars import DEFAULT_AVATAR, Avatar
 from .request_files import new_request_dir, new_session_dir, write_bundle
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .serving import AVATARS, DEFAULT_SETTINGS, runner
-from .settings import CONCURRENT_TURNS
+from .settings import CONCURRENT_TURNS, REQUEST_FILES_TTL_SECONDS
 from .subtitles import burn_captions, read_vtt
 
 
@@ -237,11 +237,25 @@ def compare_renders(serving: TurnRunner, last_turn: LastTurn, workdir: Path) -> 
                                      lite_only=True)
 
 
+EXPIRED_MESSAGE = (f"This reply's files were deleted {REQUEST_FILES_TTL_SECONDS // 60} minutes after it was made; "
+                   f"send the turn again to render it anew.")
+
+
+def files_expired(last_turn: LastTurn) -> bool:
+    """Whether the sweeper has deleted the latest reply's files (request_files: they live
+    REQUEST_FILES_TTL_SECONDS)."""
+    reply = last_turn.reply
+    return not all(path is not None and path.is_file() for path in (reply.wav_path, reply.mp4_path, *reply.subtitles))
+
+
 def compare(last_turn: LastTurn | None) -> CompareView:
     """The latest reply again with a neutral voice and face beside the emotional one; when the full tier made it,
     also on the lite engines."""
     if last_turn is None:
         gr.Warning("Send a turn first; then its reply can be rendered without emotion.")
+        return CompareView(*(gr.skip() for _ in CompareView._fields))
+    if files_expired(last_turn):
+        gr.Warning(EXPIRED_MESSAGE)
         return CompareView(*(gr.skip() for _ in CompareView._fields))
     neutral, emotional_lite = compare_renders(runner(), last_turn, new_request_dir())
     return CompareView(emotional=str(last_turn.reply.mp4_path), neutral=str(neutral.mp4_path),
@@ -264,6 +278,9 @@ def captioned_video(reply: Reply, workdir: Path) -> Path:
 def caption(last_turn: LastTurn | None):
     if last_turn is None:
         gr.Warning("Send a turn first; then its video can be captioned.")
+        return gr.skip()
+    if files_expired(last_turn):
+        gr.Warning(EXPIRED_MESSAGE)
         return gr.skip()
     return str(captioned_video(last_turn.reply, new_request_dir()))
 

@@ -49,3 +49,26 @@ def test_the_pages_own_files_in_gradios_cache_are_never_swept(tmp_path, monkeypa
 
     assert page_file.exists()
     assert not output.exists()
+
+
+def test_a_reply_whose_files_were_swept_is_a_clear_message_not_an_error(tmp_path):
+    import gradio as gr
+    import pytest
+
+    from e3rg_core import views
+    from e3rg_core.runner import Reply
+    workdir = tmp_path / "req-swept"
+    workdir.mkdir()
+    paths = [workdir / name for name in ("reply.wav", "reply.mp4", "reply.vtt", "reply.srt")]
+    for path in paths:
+        path.write_bytes(b"\0")
+    last_turn = views.LastTurn(Reply(text="That sounds hard.", wav_path=paths[0], mp4_path=paths[1],
+                                     subtitles=tuple(paths[2:])), "ava", views.DEFAULT_SETTINGS)
+    assert not views.files_expired(last_turn)
+    shutil.rmtree(workdir)      # what the sweeper does once REQUEST_FILES_TTL_SECONDS have passed
+
+    assert views.files_expired(last_turn)
+    with pytest.warns(UserWarning, match="deleted"):
+        assert views.caption(last_turn) == gr.skip()
+    with pytest.warns(UserWarning, match="deleted"):
+        assert all(value == gr.skip() for value in views.compare(last_turn))
