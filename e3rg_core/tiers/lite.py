@@ -36,6 +36,7 @@ def lite_tier() -> Tier:
     torch.set_num_threads(1)
     # numpy's OpenBLAS likewise: called from several turns' threads at once on a loaded 2-core machine, its threads
     # spun waiting for each other until every turn hung in a matrix product (librosa's mel filter; issue 25's soak).
+    import scipy.linalg  # noqa: F401  (loads scipy's own OpenBLAS, so that the limit covers it too)
     threadpool_limits(1, user_api="blas")
     notices: list[str] = []
     voters = []
