@@ -65,7 +65,7 @@ def swept_folders(kept_cache_files: Callable[[], Collection[str]] = frozenset) -
         return {Path(path).relative_to(cache).parts[0] for path in kept_cache_files()
                 if Path(path).is_relative_to(cache)}
 
-    return (REQUESTS, SweptFolder(cache, GRADIO_CACHE_TTL_SECONDS, keep=kept_cache_entries),
+    return (REQUESTS, SweptFolder(cache, GRADIO_CACHE_TTL_SECONDS, keep=kept_cache_entries, empty_folders_go=True),
             SweptFolder(SESSION_ROOT, SESSION_FILES_TTL_SECONDS, rank=1))
 
 

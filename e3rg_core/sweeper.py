@@ -28,6 +28,9 @@ class SweptFolder:
     lifetime_seconds: float
     rank: int = 0
     keep: Callable[[], Collection[str]] | None = None
+    # Empty folders go after EMPTY_FOLDER_GRACE_SECONDS (gradio's cache: its deletions leave them). Not for request
+    # folders, which stay empty while a turn is understood and written, longer than that on a busy server.
+    empty_folders_go: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,8 @@ def _is_empty_folder(path: Path) -> bool:
 
 
 def expire(folder: SweptFolder, now: float | None = None) -> tuple[int, list[tuple[int, float, Path]]]:
-    """Delete the folder's entries past their lifetime, and its empty folders past their grace; how many went, and
+    """Delete the folder's entries past their lifetime, and its empty folders past their grace where they go; how
+    many went, and
     the rank, last change and path of each entry that may still go (those not kept)."""
     now = time.time() if now is None else now
     kept = frozenset(folder.keep()) if folder.keep is not None else frozenset()
@@ -85,7 +89,8 @@ def expire(folder: SweptFolder, now: float | None = None) -> tuple[int, list[tup
         except FileNotFoundError:
             continue
         age = now - changed
-        if age > folder.lifetime_seconds or (age > EMPTY_FOLDER_GRACE_SECONDS and _is_empty_folder(entry)):
+        if age > folder.lifetime_seconds or (folder.empty_folders_go and age > EMPTY_FOLDER_GRACE_SECONDS
+                                             and _is_empty_folder(entry)):
             remove(entry)
             expired += 1
         else:

@@ -6,7 +6,6 @@ request gets its own folder (request_files), each browser session its own upload
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -15,17 +14,18 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
+from .admission import TurnGate
 from .contracts import GenerationSettings, Profile, Utterance
 from .dialogue import history_from_json_text, history_from_rows, load_dialogue_so_far, rows_from_history
 from .display import (CHART_COLUMNS, chat_messages, compare_note, emotion_json, engine_line, headline,
                       rendering_engines, vote_tally, votes_table)
 from .emotions import EXPRESSION_MODES
-from .errors import DialogueFormatError, InputError
+from .errors import DialogueFormatError, InputError, ServerBusyError
 from .memory.avatars import DEFAULT_AVATAR, Avatar
 from .request_files import new_request_dir, new_session_dir, write_bundle
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .serving import AVATARS, DEFAULT_SETTINGS, runner
-from .settings import CONCURRENT_TURNS, REQUEST_FILES_TTL_SECONDS
+from .settings import CONCURRENT_TURNS, REQUEST_FILES_TTL_SECONDS, queue_size
 from .subtitles import burn_captions, read_vtt
 
 
@@ -167,8 +167,9 @@ class ApiError(gr.Error):
         return self.message
 
 
-# Turns served at once through the API: its MCP and JavaScript calls skip gradio's queue (see app.py).
-_API_TURNS = threading.BoundedSemaphore(CONCURRENT_TURNS)
+# Turns served at once through the API, and callers waiting for them: its MCP and JavaScript calls skip gradio's
+# queue (see app.py).
+_API_TURNS = TurnGate(CONCURRENT_TURNS, queue_size())
 
 
 def respond(text: str | None = None, audio: str | None = None, video: str | None = None,
@@ -195,10 +196,10 @@ def respond(text: str | None = None, audio: str | None = None, video: str | None
     try:
         history = history_from_json_text(history_json)
         settings = replace(GenerationSettings(), expression_mode=check_expression_mode(expression))
-        with _API_TURNS:
+        with _API_TURNS.admit():
             *_, (reply, workdir) = run_turn(runner(), history, text, audio, video, avatar or DEFAULT_AVATAR,
                                             settings=settings)
-    except InputError as error:
+    except (InputError, ServerBusyError) as error:
         raise ApiError(str(error), title=type(error).__name__) from None
     return (reply.emotion.fine, reply.text, str(reply.wav_path), str(reply.mp4_path),
             str(write_bundle(reply, workdir)), json.dumps(emotion_json(reply), ensure_ascii=False))

@@ -66,10 +66,22 @@ def test_empty_folders_go_after_their_grace(tmp_path):
     just_made = tmp_path / "just-made"
     just_made.mkdir()
 
-    sweep([SweptFolder(tmp_path, lifetime_seconds=3600)], cap_bytes=2**30)
+    sweep([SweptFolder(tmp_path, lifetime_seconds=3600, empty_folders_go=True)], cap_bytes=2**30)
 
     assert not stale.exists()
     assert just_made.exists()
+
+
+def test_an_empty_request_folder_of_a_slow_turn_is_not_swept(tmp_path):
+    """A turn's folder stays empty until its speech is written, which on a busy server takes over a minute."""
+    waiting = tmp_path / "req-slow-turn"
+    waiting.mkdir()
+    changed = time.time() - EMPTY_FOLDER_GRACE_SECONDS - 5
+    os.utime(waiting, (changed, changed))
+
+    sweep([SweptFolder(tmp_path, lifetime_seconds=3600)], cap_bytes=2**30)
+
+    assert waiting.exists()
 
 
 def test_kept_entries_stay_whatever_their_age_and_the_cap(tmp_path):
