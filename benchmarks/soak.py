@@ -116,7 +116,7 @@ def send(client, turn: Turn, folder: Path) -> None:
         audio = handle_file(str(audio_variant(turn.index, folder)))
     elif turn.kind == "video":
         video = handle_file(str(EXAMPLES / VIDEOS[turn.index % len(VIDEOS)]))
-    client.predict(turn.history, turn.text, audio, video, "", "listener" if turn.index % 4 else "mirror",
+    client.predict(turn.text, audio, video, turn.history, "", "listener" if turn.index % 4 else "mirror",
                    api_name="/respond")
 
 
