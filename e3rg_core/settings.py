@@ -10,6 +10,7 @@ TIER_VARIABLE = "E3RG_TIER"                 # auto (full when a GPU is present),
 TIER_CHOICES = ("auto", "full", "lite")
 FULL_DEVICE_VARIABLE = "E3RG_FULL_DEVICE"   # where the full tier's engines go: cuda (default) or cpu (rehearsals)
 DATA_DIR_VARIABLE = "E3RG_DATA_DIR"         # avatars and derived features; default ~/.cache/e3rg
+QUEUE_SIZE_VARIABLE = "E3RG_QUEUE_SIZE"     # turns that may wait; default QUEUE_SIZE (tests fill a small queue)
 # Set by Hugging Face, not by us: SPACE_ID on every Space, SPACES_ZERO_GPU on ZeroGPU hardware.
 SPACE_VARIABLE = "SPACE_ID"
 ZERO_GPU_VARIABLE = "SPACES_ZERO_GPU"
@@ -33,6 +34,10 @@ def data_dir() -> Path:
     return Path(os.environ.get(DATA_DIR_VARIABLE) or Path.home() / ".cache" / "e3rg")
 
 
+def queue_size() -> int:
+    return int(os.environ.get(QUEUE_SIZE_VARIABLE) or QUEUE_SIZE)
+
+
 def on_space() -> bool:
     return bool(os.environ.get(SPACE_VARIABLE))
 
@@ -50,7 +55,23 @@ def server_address() -> tuple[str, int]:
 
 CONCURRENT_TURNS = 4                # turns served at once (each holds a CPU core or the GPU call's worker)
 QUEUE_SIZE = 32                     # turns waiting beyond those; more are turned away with a message
-REQUEST_FILES_TTL_SECONDS = 2 * 3600   # a request's files (outputs the page links to) are swept after this
+# Sessions whose state (dialogue, latest reply, uploaded avatars) the server keeps; the least recently used
+# beyond this are forgotten (gradio keeps 10,000 by default, which a Space running for weeks reaches).
+SESSIONS_KEPT = 1_000
+# malloc arenas the server's threads share (glibc makes one per thread otherwise, each holding freed memory: heap.py)
+MALLOC_ARENAS = 2
+
+# -- lifetimes of the files turns leave behind (README, "Operating notes") --------------------------------------
+# Every file is in one of three temporary folders, each with an owner: a request's folder (its outputs and
+# bundle: request_files), a browser session's folder (its uploaded avatars: request_files, deleted when the
+# session closes) and gradio's cache (the copies gradio serves, and uploads: gradio's delete_cache, plus the
+# sweeper for the size cap and the empty folders it leaves).
+SWEEP_INTERVAL_SECONDS = 60             # how often the sweeper runs, with or without requests
+REQUEST_FILES_TTL_SECONDS = 20 * 60     # a request's files: the page's links and downloads work this long
+GRADIO_CACHE_TTL_SECONDS = 20 * 60      # gradio's copies of outputs and uploads
+SESSION_FILES_TTL_SECONDS = 24 * 3600   # a session's avatars, should its close never be seen
+# Beyond this, the oldest request and cache files go first (sessions' avatars last), whatever their age.
+TEMP_FILES_CAP_BYTES = 1024 * 2**20
 
 MAX_TEXT_CHARS = 2_000              # the user's latest turn
 MAX_HISTORY_CHARS = 8_000           # the whole dialogue so far

@@ -6,7 +6,6 @@ request gets its own folder (request_files), each browser session its own upload
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -15,17 +14,18 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
+from .admission import TurnGate
 from .contracts import GenerationSettings, Profile, Utterance
 from .dialogue import history_from_json_text, history_from_rows, load_dialogue_so_far, rows_from_history
 from .display import (CHART_COLUMNS, chat_messages, compare_note, emotion_json, engine_line, headline,
                       rendering_engines, vote_tally, votes_table)
 from .emotions import EXPRESSION_MODES
-from .errors import DialogueFormatError, InputError
+from .errors import DialogueFormatError, InputError, ServerBusyError
 from .memory.avatars import DEFAULT_AVATAR, Avatar
 from .request_files import new_request_dir, new_session_dir, write_bundle
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .serving import AVATARS, DEFAULT_SETTINGS, runner
-from .settings import CONCURRENT_TURNS
+from .settings import CONCURRENT_TURNS, REQUEST_FILES_TTL_SECONDS, queue_size
 from .subtitles import burn_captions, read_vtt
 
 
@@ -167,8 +167,9 @@ class ApiError(gr.Error):
         return self.message
 
 
-# Turns served at once through the API: its MCP and JavaScript calls skip gradio's queue (see app.py).
-_API_TURNS = threading.BoundedSemaphore(CONCURRENT_TURNS)
+# Turns served at once through the API, and callers waiting for them: its MCP and JavaScript calls skip gradio's
+# queue (see app.py).
+_API_TURNS = TurnGate(CONCURRENT_TURNS, queue_size())
 
 
 def respond(text: str | None = None, audio: str | None = None, video: str | None = None,
@@ -195,10 +196,10 @@ def respond(text: str | None = None, audio: str | None = None, video: str | None
     try:
         history = history_from_json_text(history_json)
         settings = replace(GenerationSettings(), expression_mode=check_expression_mode(expression))
-        with _API_TURNS:
+        with _API_TURNS.admit():
             *_, (reply, workdir) = run_turn(runner(), history, text, audio, video, avatar or DEFAULT_AVATAR,
                                             settings=settings)
-    except InputError as error:
+    except (InputError, ServerBusyError) as error:
         raise ApiError(str(error), title=type(error).__name__) from None
     return (reply.emotion.fine, reply.text, str(reply.wav_path), str(reply.mp4_path),
             str(write_bundle(reply, workdir)), json.dumps(emotion_json(reply), ensure_ascii=False))
@@ -237,11 +238,25 @@ def compare_renders(serving: TurnRunner, last_turn: LastTurn, workdir: Path) -> 
                                      lite_only=True)
 
 
+EXPIRED_MESSAGE = (f"This reply's files were deleted {REQUEST_FILES_TTL_SECONDS // 60} minutes after it was made; "
+                   f"send the turn again to render it anew.")
+
+
+def files_expired(last_turn: LastTurn) -> bool:
+    """Whether the sweeper has deleted the latest reply's files (request_files: they live
+    REQUEST_FILES_TTL_SECONDS)."""
+    reply = last_turn.reply
+    return not all(path is not None and path.is_file() for path in (reply.wav_path, reply.mp4_path, *reply.subtitles))
+
+
 def compare(last_turn: LastTurn | None) -> CompareView:
     """The latest reply again with a neutral voice and face beside the emotional one; when the full tier made it,
     also on the lite engines."""
     if last_turn is None:
         gr.Warning("Send a turn first; then its reply can be rendered without emotion.")
+        return CompareView(*(gr.skip() for _ in CompareView._fields))
+    if files_expired(last_turn):
+        gr.Warning(EXPIRED_MESSAGE)
         return CompareView(*(gr.skip() for _ in CompareView._fields))
     neutral, emotional_lite = compare_renders(runner(), last_turn, new_request_dir())
     return CompareView(emotional=str(last_turn.reply.mp4_path), neutral=str(neutral.mp4_path),
@@ -264,6 +279,9 @@ def captioned_video(reply: Reply, workdir: Path) -> Path:
 def caption(last_turn: LastTurn | None):
     if last_turn is None:
         gr.Warning("Send a turn first; then its video can be captioned.")
+        return gr.skip()
+    if files_expired(last_turn):
+        gr.Warning(EXPIRED_MESSAGE)
         return gr.skip()
     return str(captioned_video(last_turn.reply, new_request_dir()))
 

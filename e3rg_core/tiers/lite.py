@@ -30,9 +30,14 @@ def lite_tier() -> Tier:
     from ..understanding.word_emotion import WordEmotionVoter
 
     import torch
+    from threadpoolctl import threadpool_limits
     # The lite models are small: one intra-op thread each keeps concurrent requests from oversubscribing the
     # Space's two vCPUs, where OpenMP threads spinning against each other made them an order of magnitude slower.
     torch.set_num_threads(1)
+    # numpy's OpenBLAS likewise: called from several turns' threads at once on a loaded 2-core machine, its threads
+    # spun waiting for each other until every turn hung in a matrix product (librosa's mel filter; issue 25's soak).
+    import scipy.linalg  # noqa: F401  (loads scipy's own OpenBLAS, so that the limit covers it too)
+    threadpool_limits(1, user_api="blas")
     notices: list[str] = []
     voters = []
     # Every text turn gets a real vote: the two ED-trained heads and the situation prototypes read the words,
