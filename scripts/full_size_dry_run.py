@@ -428,6 +428,7 @@ def write_openvoice(root: Path, miniature: bool) -> dict[str, int]:
     from e3rg_core.generation.openvoice.config import BaseSpeakerConfig, ConverterConfig
     from e3rg_core.generation.openvoice.converter import ToneColorConverterNet
     from e3rg_core.generation.openvoice.synthesizer import BaseSpeakerNet
+    from e3rg_dev.hub_rehearsal.tiny import write_repo_files
     base_config, converter_config = openvoice_configs(miniature)
     base = meta_shapes(lambda: BaseSpeakerNet(BaseSpeakerConfig.from_dict(base_config)))
     converter = meta_shapes(lambda: ToneColorConverterNet(ConverterConfig.from_dict(converter_config)))
@@ -437,13 +438,7 @@ def write_openvoice(root: Path, miniature: bool) -> dict[str, int]:
                 (files.default_se, torch.randn(1, gin, 1)), (files.style_se, torch.randn(1, gin, 1)),
                 (converter_files.config, converter_config),
                 (converter_files.checkpoint, {"model": random_state(converter, torch.float32, SEED + 1)}))
-    for file, payload in payloads:
-        path = root / file.repo_id / file.filename
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.suffix == ".json":
-            path.write_text(json.dumps(payload))
-        else:
-            torch.save(payload, path)
+    write_repo_files(root, payloads)
     return {"base speaker": elements(base), "converter": elements(converter)}
 
 

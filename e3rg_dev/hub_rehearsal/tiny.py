@@ -151,14 +151,20 @@ def write_tiny_openvoice(root: Path, seed: int = 0) -> Path:
     converter = ToneColorConverterNet(ConverterConfig.from_dict(converter_config))
     gin = OPENVOICE_DECODER["gin_channels"]
     files = EN_BASE_SPEAKER_FILES
-    for file, payload in ((files.config, base_config), (files.checkpoint, {"model": base.state_dict()}),
-                          (files.default_se, torch.randn(1, gin, 1)), (files.style_se, torch.randn(1, gin, 1)),
-                          (CONVERTER_FILES["v1"].config, converter_config),
-                          (CONVERTER_FILES["v1"].checkpoint, {"model": converter.state_dict()})):
+    write_repo_files(root, ((files.config, base_config), (files.checkpoint, {"model": base.state_dict()}),
+                            (files.default_se, torch.randn(1, gin, 1)), (files.style_se, torch.randn(1, gin, 1)),
+                            (CONVERTER_FILES["v1"].config, converter_config),
+                            (CONVERTER_FILES["v1"].checkpoint, {"model": converter.state_dict()})))
+    return root
+
+
+def write_repo_files(root: Path, payloads) -> None:
+    """Each (hub file, payload) as root/<repo_id>/<filename>: a .json's payload as JSON, any other with torch.save
+    (the official OpenVoice files are .pth)."""
+    for file, payload in payloads:
         path = root / file.repo_id / file.filename
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".json":
             path.write_text(json.dumps(payload))
         else:
             torch.save(payload, path)
-    return root
