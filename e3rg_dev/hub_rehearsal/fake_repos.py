@@ -5,8 +5,8 @@ safetensors shards with their model.safetensors.index.json, torch.save'd dicts f
 zip format unless noted), the official config files with their sizes shrunk (the tiny sizes of tiny.py), and
 Qwen2.5 tokenizers cut from a shipped BPE (qwen_tokenizer.py). Weights are random; their key names are the
 ones the full-size key manifests in shared/golden list (the tests compare them, layer numbers aside). Only the
-sizes differ, except Ola's OryxViT: its shape is not in config.json but hard-wired in Ola's code (and in the loader),
-so the fake Ola-7b has the official config.json keys and a full-size OryxViT (431 M parameters) beside its tiny LLM.
+sizes differ, and one key: Ola's config.json carries a `vision_config` for the tiny OryxViT, whose full size
+Ola's code hard-wires.
 
 Where a detail of an official file is not known, the choice made is said where it is made.
 """
@@ -70,19 +70,11 @@ def generation_config(bpe, **sampling) -> dict:
 
 
 # -- THUdyh/Ola-7b and THUdyh/Ola_speech_encoders -------------------------------------------------------------
-def fake_ola_llm() -> dict:
-    """tiny.py's Ola settings as the official config.json holds them: no vision_config (the official file has none),
-    and the vision width of the OryxViT that Ola's code builds."""
-    from e3rg_core.understanding.ola.config import OryxViTConfig
-    settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
-    return {**settings, "mm_hidden_size": OryxViTConfig().width, "vocab_size": TINY_VOCAB}
-
-
 def ola_config_json(bpe) -> dict:
     """Ola-7b's config.json: the Qwen2.5-7B fields and Ola's multimodal ones, at tiny sizes, with the leftovers
     of the authors' training set-up that the official file carries (encoder paths on their machine, LLaVA
     switches)."""
-    return {**fake_ola_llm(),
+    return {**TINY_OLA_LLM, "vocab_size": TINY_VOCAB,
             "_name_or_path": "/mnt/lzy/ola-model/Ola-7b", "speech_encoder": "/mnt/lzy/ola-model/large-v3.pt",
             "music_encoder": "/mnt/lzy/ola-model/BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt",
             "attention_dropout": 0.0, "bos_token_id": bpe.id("<|endoftext|>"), "eos_token_id": bpe.id("<|im_end|>"),
@@ -95,11 +87,13 @@ def ola_config_json(bpe) -> dict:
 
 
 def tiny_ola_state(seed: int) -> dict[str, torch.Tensor]:
-    """The state dict of a random Ola-Omni with a tiny LLM and speech encoders and the full-size OryxViT."""
-    from e3rg_core.understanding.ola.config import BeatsConfig, WhisperEncoderConfig, build_config
+    """The state dict of a random tiny Ola-Omni (LLM, OryxViT, projectors, both speech encoders)."""
+    from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
     from e3rg_core.understanding.ola.model import OlaForCausalLM
-    config = build_config(fake_ola_llm(), WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
-                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG))
+    settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
+    config = build_config({**settings, "vocab_size": TINY_VOCAB}, WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
+                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG),
+                          OryxViTConfig(**TINY_OLA_LLM["vision_config"]))
     torch.manual_seed(seed)
     return OlaForCausalLM(config).state_dict()
 
