@@ -90,6 +90,7 @@ MAX_REPLY_TOKENS = 64                # E3RG replies are one to three sentences
 MAX_EMOTION_TOKENS = 8              # the one-word emotion answer of an LLM voter
 MAX_REPLY_CHARS = 360               # the reply that speech and video render (about 20 s spoken)
 MAX_SPEECH_SECONDS = 30.0           # generated speech, and therefore the talking-head video
+REPLY_SPEECH_SECONDS = 8.0          # a lite reply's speech (issue 20); the writers cut replies to fit it
 MAX_VIDEO_STEPS = 50                # denoising steps of a diffusion talking head (GPU time grows with them)
 MIN_VIDEO_STEPS = 10                # the fewest steps a video is cut to so that it fits its turn's GPU time
 # The ZeroGPU duration one turn may ask for (its whole GPU part). ZeroGPU multiplies a request by 1.5 on its

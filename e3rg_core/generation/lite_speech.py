@@ -16,7 +16,7 @@ import numpy as np
 from ..emotions import Expression, as_expression
 from ..contracts import AudioClip, GenerationSettings, ListenerAvatar, Speech, SpeechEngine
 from ..errors import EngineUnavailableError, MissingInputError
-from ..settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS
+from ..settings import MAX_REPLY_CHARS, MAX_SPEECH_SECONDS, REPLY_SPEECH_SECONDS
 from ..prosody import pitch_track
 
 BUNDLED_VOICE = "heart"
@@ -54,6 +54,7 @@ SPEAKING_STYLES: dict[str, SpeakingStyle] = {
 }
 
 
+MAX_STYLE_SPEEDUP = 1.35       # the most a styled reply is sped up to fit REPLY_SPEECH_SECONDS
 SENTENCE_PAUSE_S = 0.25        # silence added between sentences per unit of a style's pause above 1 (then every
                                # pause, these included, is stretched by voice_quality)
 _PAUSE_FRAME_S = 0.02
@@ -206,6 +207,11 @@ class LiteSpeechEngine(SpeechEngine):
             raise MissingInputError("The reply has nothing that can be spoken.")
         samples = librosa.resample(native, orig_sr=self.sample_rate * ratio, target_sr=self.sample_rate)
         samples = voice_quality(samples, self.sample_rate, style, min(strength, 1.5))
+        # A slow style (sad's pauses and pace) may carry a reply the writer cut to fit past REPLY_SPEECH_SECONDS:
+        # such a reply is spoken a little faster, within what still sounds natural.
+        over = len(samples) / (REPLY_SPEECH_SECONDS * self.sample_rate)
+        if 1.0 < over <= MAX_STYLE_SPEEDUP:
+            samples = librosa.effects.time_stretch(samples, rate=over * 1.01).astype(np.float32)
         if len(samples) > max_samples:
             samples = samples[: int(max_samples)]
             fade = int(_FADE_SECONDS * self.sample_rate)
