@@ -31,7 +31,7 @@ from dataclasses import replace
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from ..errors import CheckpointMismatchError, EngineUnavailableError
-from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
+from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS, REPLY_SPEECH_SECONDS
 from .listener_writing import SHOTS, StanceWriting, load_writing
 from .llama_model import PromptTooLongError, SmolLM, shared_smollm
 from .prompts import ListenerStance, clean_reply, listener_stance, reply_chat
@@ -42,10 +42,11 @@ log = logging.getLogger(__name__)
 
 TEMPERATURE = 0.7
 REPLY_WORDS = 20
-# Speech under 8 s. The lite voice (hibari-tts) in its slowest style (sad, at the default intensity) took
-# 0.34 s + 0.074 s a letter or digit + 0.49 s a pause (a run of punctuation) to say each of the project's 104
-# example and template replies, and at most 0.72 s more than that; 20 words alone ran to 8.7 s on ED valid.
-SPOKEN_SECONDS = 7.0
+# Speech under REPLY_SPEECH_SECONDS (8 s). The lite voice (hibari-tts) in its slowest style (sad, at the default
+# intensity) took 0.34 s + 0.074 s a letter or digit + 0.49 s a pause (a run of punctuation) to say each of the
+# project's 104 example and template replies, and at most 0.72 s more than that; 20 words alone ran to 8.7 s on ED
+# valid. A second's margin; the lite voice speeds up a styled reply that still runs over.
+SPOKEN_SECONDS = REPLY_SPEECH_SECONDS - 1.0
 MAX_SENTENCES = 2
 ATTEMPT_TOKENS = 48         # two short sentences with room for the model's own punctuation
 # The latest utterances the model sees. The prompt costs more than the reply (see SmolLM.stream), and a 135M model
