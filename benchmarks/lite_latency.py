@@ -7,9 +7,9 @@ Targets (2 cores, speech and video included): a warm text-only turn through the 
 sends it, median <= 2.0 s; the reply text shown in the chat (the runner's stream, as the UI gets it) <= 1.5 s,
 before speech and video are made; 8 turns sent to /respond at once all done <= 10 s; the app's peak memory
 <= 2 GiB; the cold command line <= 12 s; a whole ~5 s reply <= 15 s. Every turn's text is new: made up for this
-run from a seeded draw (the seed is printed), so no cache of an earlier run can answer it. How many replies the
-writer could not say back from the speaker's words (its written fallback) is counted. The machine's load average
-is printed with the figures: on a shared machine every stage runs slower.
+run from a seeded draw (the seed is printed), so no cache of an earlier run can answer it. How many replies came
+from the writer's fallback (reflective listening) rather than a real listener's banked reply is counted. The
+machine's load average is printed with the figures: on a shared machine every stage runs slower.
 """
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def app_peak_gib(pid: int) -> float:
 
 
 def fallback_count(runner, texts: list[str]) -> int:
-    """How many of the texts the writer answers with a written fallback rather than the speaker's own words."""
+    """How many of the texts the writer answers from its fallback rather than with a real listener's reply."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
     from e3rg_core.runner import cast_votes
     from e3rg_core.understanding.voting import decide
@@ -217,7 +217,7 @@ def main() -> None:
     print(f"{CONCURRENT_TURNS} turns sent to /respond at once: all done after {concurrent_s:.2f} s "
           f"(target <= {CONCURRENT_TARGET_S} s); the app's peak memory {app_peak:.2f} GiB "
           f"(target <= {PEAK_MEMORY_TARGET_GIB} GiB)")
-    print(f"replies from the writer's written fallback: {fallbacks} of {summary['replies_counted_for_fallback']}")
+    print(f"replies from the writer's fallback: {fallbacks} of {summary['replies_counted_for_fallback']}")
     print(f"cold command line: {cold_cli:.1f} s (target <= {COLD_CLI_TARGET_S} s)")
     print(f"a {speech.seconds:.1f} s reply: slowest understanding+writing {understanding:.2f} s + speech "
           f"{speech_seconds:.2f} s + video {video_seconds:.2f} s = {five_second_reply:.2f} s (target <= 15 s)")

@@ -7,8 +7,8 @@ Starts `python app.py` on the lite tier (offline, localhost) and sends each chos
 conversations of valid, docs/lite_replies.md): conversations in a seeded random order, one speaker turn each that
 ED's listener answered, drawn with the same seed. Writes DIR/pairs.jsonl (blind_pairs.py's input: the dialogue, the
 lite reply and ED's own listener reply) and DIR/counts.json (repeats, corpus Distinct-2, words, speech seconds of
-the wavs /respond returned, seconds per turn, replies from the writer's written fallback). `--slice rest` draws from the other 2,470 conversations instead,
-for tuning.
+the wavs /respond returned, seconds per turn, replies from the writer's reflective fallback). `--slice rest` draws
+from the other 2,470 conversations instead, for tuning.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-DEV_CONVERSATIONS = 300
+from e3rg_dev.listener_bank import DEV_CONVERSATIONS
 
 
 def conversations(path: Path) -> dict[str, list[str]]:
@@ -55,8 +55,8 @@ def draw_turns(found: dict[str, list[str]], part: str, count: int, seed: int) ->
 
 
 def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
-    """How many replies were the writer's written fallback rather than the speaker's words said back, found by
-    writing each turn again in this process with the lite tier's vote and writer (the same code, so the same
+    """How many replies came from the writer's fallback (the reflective writer) rather than a real listener's, found
+    by writing each turn again in this process with the lite tier's vote and writer (the same code, so the same
     reply); and how many of the rewritten replies differ from what /respond gave (they should not)."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
     from e3rg_core.runner import cast_votes
@@ -67,9 +67,9 @@ def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
         request = UnderstandingRequest(history=tuple(Utterance(i, u["role"], u["text"])
                                                      for i, u in enumerate(turn["dialogue"])))
         cast = cast_votes(engines.voters, request, [])
-        text, said_back = engines.writer.reply(request, decide([c.vote for c in cast],
+        text, banked = engines.writer.reply(request, decide([c.vote for c in cast],
                                                                 {c.vote.voter: c.priority for c in cast}))
-        fallback += not said_back
+        fallback += not banked
         differ += text != reply
     return fallback, differ
 

@@ -44,8 +44,8 @@ def quick_lite():
     from e3rg_core.understanding.face_voter import FaceEmotionVoter
     from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
     from e3rg_core.understanding.situation_voter import SituationEmotionVoter
-    from e3rg_core.understanding.reflective_writer import ReflectiveReplyWriter
+    from e3rg_core.understanding.banked_writer import BankedReplyWriter
     return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
                                           VoiceProsodyVoter()],
-                                  writer=ReflectiveReplyWriter(), speech=LiteSpeechEngine(),
+                                  writer=BankedReplyWriter.from_pretrained(), speech=LiteSpeechEngine(),
                                   video=LiteTalkingPortrait()))

@@ -10,7 +10,7 @@ from ..contracts import Dialogue, EngineSet, SpeechEngine
 from ..dialogue import load_dialogues
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..runner import Tier
-from ..understanding.reflective_writer import ReflectiveReplyWriter
+from ..understanding.banked_writer import BankedReplyWriter
 from ..understanding.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
@@ -49,9 +49,8 @@ def lite_tier() -> Tier:
             log.warning("%s unavailable: %s", voter_class.__name__, error)
             notices.append(f"A lite voter is unavailable here ({error}).")
     voters.append(VoiceProsodyVoter())
-    # Reflective listening composed from the speaker's own words: rated well above SmolLM2-135M's replies and
-    # costs no model time (docs/lite_replies.md, issue 20).
-    engines = EngineSet(voters=voters, writer=ReflectiveReplyWriter(), speech=_cpu_speech_engine(),
+    # Real listeners' replies chosen per turn, reflective listening behind them (docs/lite_replies.md, issue 20).
+    engines = EngineSet(voters=voters, writer=BankedReplyWriter.from_pretrained(), speech=_cpu_speech_engine(),
                         video=LiteTalkingPortrait())
     return Tier("lite", engines, notices=tuple(notices))
 

@@ -404,3 +404,9 @@ class ReflectiveReplyWriter(ReplyWriter):
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
         yield self.reply(request, emotion)[0]
+
+
+def news(text: str) -> tuple[bool, bool]:
+    """Whether the text tells of something bad (a death, an illness, bad news), and whether of something good."""
+    text = _NOT_DEATH.sub(" ", text)
+    return bool(_DEATH.search(text) or _ILLNESS.search(text) or _BAD_NEWS.search(text)), bool(_GOOD_NEWS.search(text))
