@@ -31,22 +31,18 @@ from dataclasses import replace
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from ..errors import CheckpointMismatchError, EngineUnavailableError
-from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS, REPLY_SPEECH_SECONDS
+from ..settings import MAX_REPLY_CHARS, MAX_REPLY_TOKENS
 from .listener_writing import SHOTS, StanceWriting, load_writing
 from .llama_model import PromptTooLongError, SmolLM, shared_smollm
 from .prompts import ListenerStance, clean_reply, listener_stance, reply_chat
 from .reply_judge import ASSISTANT_TALK, SELF_STORY, Judgement, judge
+from .spoken_length import SPOKEN_SECONDS, spoken_seconds
 from .template_writer import template_reply
 
 log = logging.getLogger(__name__)
 
 TEMPERATURE = 0.7
 REPLY_WORDS = 20
-# Speech under REPLY_SPEECH_SECONDS (8 s). The lite voice (hibari-tts) in its slowest style (sad, at the default
-# intensity) took 0.34 s + 0.074 s a letter or digit + 0.49 s a pause (a run of punctuation) to say each of the
-# project's 104 example and template replies, and at most 0.72 s more than that; 20 words alone ran to 8.7 s on ED
-# valid. A second's margin; the lite voice speeds up a styled reply that still runs over.
-SPOKEN_SECONDS = REPLY_SPEECH_SECONDS - 1.0
 MAX_SENTENCES = 2
 ATTEMPT_TOKENS = 48         # two short sentences with room for the model's own punctuation
 # The latest utterances the model sees. The prompt costs more than the reply (see SmolLM.stream), and a 135M model
@@ -63,11 +59,6 @@ _SENTENCE = re.compile(r"[^.!?]*[.!?]+[\"')\]]*(?=\s|$)")
 def sentences(text: str) -> list[str]:
     """The whole sentences of a text, in order; a trailing fragment without its end mark is not one."""
     return [match.group().strip() for match in _SENTENCE.finditer(text) if match.group().strip(" .!?\"')]")]
-
-
-def spoken_seconds(text: str) -> float:
-    """About how long the lite voice takes to say the text in its slowest style (see SPOKEN_SECONDS)."""
-    return 0.34 + 0.074 * len(re.findall(r"[A-Za-z0-9]", text)) + 0.49 * len(re.findall(r"[,.!?;:]+", text))
 
 
 def finish_reply(raw: str, max_words: int = REPLY_WORDS, max_sentences: int = MAX_SENTENCES) -> str:

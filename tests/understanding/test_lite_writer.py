@@ -16,12 +16,12 @@ from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.metrics import corpus_distinct_n, mean_words, opening, repeated_opening_share
 from e3rg_core.runner import cast_votes
 from e3rg_core.understanding.listener_writing import EXAMPLES_FILE, load_writing
-from e3rg_core.understanding.lite_writer import (REPLY_WORDS, SPOKEN_SECONDS, SmolLMReplyWriter, finish_reply,
-                                                 sentences, spoken_seconds)
+from e3rg_core.understanding.lite_writer import (REPLY_WORDS, SmolLMReplyWriter, finish_reply, sentences)
 from e3rg_core.understanding.reply_judge import content_words, judge, reaction_words
 from e3rg_core.understanding.prompts import (FITTING_SHARE, LISTENER_STANCE, STANCES, listener_stance,
                                              stance_fit)
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
+from e3rg_core.understanding.spoken_length import SPOKEN_SECONDS, spoken_seconds
 from e3rg_core.understanding.template_writer import TEMPLATES, TemplateReplyWriter
 from e3rg_core.understanding.text_emotion import TextEmotionHead, TextEmotionVoter
 from e3rg_core.understanding.voting import decide
