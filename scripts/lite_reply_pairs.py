@@ -7,8 +7,8 @@ Starts `python app.py` on the lite tier (offline, localhost) and sends each chos
 conversations of valid, docs/lite_replies.md): conversations in a seeded random order, one speaker turn each that
 ED's listener answered, drawn with the same seed. Writes DIR/pairs.jsonl (blind_pairs.py's input: the dialogue, the
 lite reply and ED's own listener reply) and DIR/counts.json (repeats, corpus Distinct-2, words, speech seconds of
-the wavs /respond returned, seconds per turn, replies from the writer's written fallback). `--slice rest` draws from the other 2,470 conversations instead,
-for tuning.
+the wavs /respond returned, seconds per turn, replies from the writer's written fallback). `--slice rest` draws
+from the other 2,470 conversations instead, for tuning.
 """
 from __future__ import annotations
 
