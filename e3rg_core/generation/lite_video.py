@@ -112,7 +112,8 @@ LOOKS: dict[str, Look] = {
                ("upper_lip", 0.0, 0.012), ("lower_lip", 0.0, -0.02), *_pair("corner_l", "corner_r", 0.015, 0.025)),
         gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=1.3, lift=0.01),
     "fear": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.025, -0.075), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.025, -0.075),
+               *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
                *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.022), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01),
                *_pair("corner_l", "corner_r", -0.05, 0.035)),
         gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=1.4,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,16 +62,16 @@ def sample_examples(pool: list[Dialogue], k: int, query: UnderstandingRequest | 
 @dataclass(frozen=True)
 class ListenerStance:
     """How the Listener meets one kind of feeling, and how a reply that does so reads to the text emotion head."""
-    name: str                   # its key in listener_examples.json
+    name: str                   # its key in STANCES and template_writer.TEMPLATES
     guidance: str               # what the writer is told to do
     fitting: frozenset[str]     # fine labels a fitting reply is read as (TextEmotionHead.read_text on the reply)
     condolences: bool           # whether sympathy for a loss ("I'm so sorry") is in place
     cheer: bool                 # whether glad words ("congratulations", "that's great") are in place
 
 
-# Reading groups. Each group was checked against the head's readings of the project's own example replies
-# (listener_examples.json): a congratulation reads joyful/proud/impressed, condolences sad/devastated, a
-# reassurance anxious or hopeful, a validation of anger furious/annoyed.
+# Reading groups. Each group was checked against the head's readings of the project's own written replies: a
+# congratulation reads joyful/proud/impressed, condolences sad/devastated, a reassurance anxious or hopeful, a
+# validation of anger furious/annoyed.
 _GLAD = frozenset({"happy", "joyful", "proud", "excited", "grateful", "content", "impressed", "confident",
                    "hopeful", "anticipating", "prepared"})
 _WARM = frozenset({"caring", "trusting", "faithful"})
@@ -88,7 +88,7 @@ _ENVY = frozenset({"jealous", "contempt"})
 _HEDGE = frozenset(FINE_LABELS) - {"happy", "joyful", "excited", "proud", "grateful", "sad", "devastated"}
 
 # Told only to "acknowledge the feeling", small models open nearly every reply with "I'm so sorry to hear that",
-# good news included; each kind of feeling gets its own instruction, examples and reading.
+# good news included; each kind of feeling gets its own instruction, written replies and reading.
 STANCES: dict[str, ListenerStance] = {stance.name: stance for stance in (
     ListenerStance("celebrate", "They share good news: be glad with them and name what they did or enjoyed.",
                    _GLAD | _WARM | _SURPRISE, condolences=False, cheer=True),
@@ -197,37 +197,6 @@ def reply_prompt(request: UnderstandingRequest, emotion: EmotionResult) -> Promp
                    "Output only the words of the reply.")
     return Prompt(_REPLY_SYSTEM, _task(instruction, request, "The reply of the Listener:",
                                        lambda example: example.turns[-1].response))
-
-
-def reply_chat(request: UnderstandingRequest, emotion: EmotionResult, stance: ListenerStance,
-               shots: Sequence[tuple[str, str]] = ()) -> list[dict[str, str]]:
-    """The reply prompt as chat turns (Speaker = user, Listener = assistant), for small chat models that follow
-    a conversation far better than an instruction wrapped around a transcript: the stance's guidance and the
-    `shots` (speaker, listener) exchanges, the same for every turn of that stance so a model can keep them read;
-    then the voted emotion (unless the stance hedges, since the vote was torn), the request's own k-shot examples
-    and the dialogue."""
-    instruction = (f"You are a kind friend in a spoken conversation. {stance.guidance} "
-                   "Answer in one or two short sentences about what they said. Do not offer help and do not make "
-                   "up details.")
-    messages = [{"role": "system", "content": instruction}]
-    for speaker, listener in shots:
-        messages += [{"role": "user", "content": speaker}, {"role": "assistant", "content": listener}]
-    feeling = (f"The person you are talking to now feels {emotion.fine}." if stance is LISTENER_STANCE[emotion.fine]
-               else "It is not clear how the person you are talking to feels about it.")
-    if request.context:
-        feeling += f" Context: {request.context}"
-    messages.append({"role": "system", "content": feeling})
-    for example in request.examples:
-        turn = example.turns[-1]
-        messages += [{"role": "user", "content": turn.history[-1].utterance},
-                     {"role": "assistant", "content": turn.response or ""}]
-    for utterance in request.history:
-        role = "user" if utterance.role == "speaker" else "assistant"
-        if messages[-1]["role"] == role:
-            messages[-1] = {"role": role, "content": f"{messages[-1]['content']} {utterance.utterance}"}
-        else:
-            messages.append({"role": role, "content": utterance.utterance})
-    return messages
 
 
 def parse_emotion(raw: str) -> ParsedLabel:

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from ..metrics import opening
-from .lite_writer import SPOKEN_SECONDS, spoken_seconds
 from .prompts import STANCES, ListenerStance, listener_stance
 from .reflection import Reflection, reflect, tidy
+from .spoken_length import SPOKEN_SECONDS, spoken_seconds
 from .template_writer import TEMPLATES, template_reply
 
 MAX_WORDS = 25
 FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the reply long enough alone
-# Speech under 8 s: the lite voice's slowest style, with the estimate's measured margin (lite_writer.SPOKEN_SECONDS).
+# Speech under 8 s: the lite voice's slowest style, with the estimate's measured margin (spoken_length.SPOKEN_SECONDS).
 MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.

@@ -1,6 +1,6 @@
-"""Replies with no model: a few written replies per listener stance. They serve when no language model can run,
-and when every attempt of the lite writer had a problem, so speech and video still get words of the right stance.
-They name nothing the speaker said, so they can invent nothing."""
+"""Replies with no model: a few written replies per listener stance. They serve when the reflective writer can say
+nothing of the turn back, and when a writer wrote nothing that can be spoken, so speech and video still get words of
+the right stance. They name nothing the speaker said, so they can invent nothing."""
 from __future__ import annotations
 
 import random
@@ -10,9 +10,9 @@ from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Uttera
 from ..metrics import opening
 from .prompts import ListenerStance, listener_stance
 
-# Each reads as its stance to the text emotion head (tests/understanding/test_lite_writer.py checks it); ten
-# openings apiece, so that the turns that fall back here do not all open alike (with five, the 43 % of replies on
-# ED valid that were templates made most of the repeated openings).
+# Each reads as its stance to the text emotion head (tests/understanding/test_stances_and_templates.py checks
+# it); ten openings apiece, so that the turns that fall back here do not all open alike (with five, the 43 % of
+# replies on ED valid that were templates made most of the repeated openings).
 TEMPLATES: dict[str, tuple[str, ...]] = {
     "celebrate": ("That's wonderful news, I'm really happy for you!", "How lovely! You must be thrilled.",
                   "Oh, that's great to hear. Tell me more!", "What great news, congratulations!",

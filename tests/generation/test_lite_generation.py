@@ -117,7 +117,8 @@ def test_concurrent_requests_match_serial_ones(engine, avatar, neutral_speech):
 def test_sad_is_slower_lower_and_quieter_than_happy(engine, avatar):
     happy = engine.synthesize(REPLY, "happy", avatar, GenerationSettings(seed=0))
     sad = engine.synthesize(REPLY, "sad", avatar, GenerationSettings(seed=0))
-    print(f"\nhappy: {happy.seconds:.2f} s, {pitch_of(happy):.0f} Hz;  sad: {sad.seconds:.2f} s, {pitch_of(sad):.0f} Hz")
+    print(f"\nhappy: {happy.seconds:.2f} s, {pitch_of(happy):.0f} Hz;  "
+          f"sad: {sad.seconds:.2f} s, {pitch_of(sad):.0f} Hz")
     assert sad.seconds > happy.seconds * 1.15
     assert semitones(pitch_of(happy), pitch_of(sad)) > 2.0
     assert rms(sad.samples) < rms(happy.samples)
@@ -135,8 +136,8 @@ def test_styles_differ_in_pauses_tremble_and_loudness_as_measured(engine):
                 ((e, engine.synthesize(STYLE_REPLY, e, listener, GenerationSettings(seed=0)))
                  for e in ("neutral", "happy", "sad", "angry", "fear"))}
     for emotion, m in measured.items():
-        print(f"\n{emotion}: {20 * math.log10(m.energy):.1f} dBFS, {m.median_f0:.0f} Hz, pauses {m.pause_fraction:.2f}, "
-              f"tremor {m.tremor:.2f}, brightness {m.brightness:.0f} Hz")
+        print(f"\n{emotion}: {20 * math.log10(m.energy):.1f} dBFS, {m.median_f0:.0f} Hz, "
+              f"pauses {m.pause_fraction:.2f}, tremor {m.tremor:.2f}, brightness {m.brightness:.0f} Hz")
     loudness = {e: m.energy for e, m in measured.items()}
     assert loudness["sad"] < loudness["fear"] < loudness["neutral"] < loudness["happy"] < loudness["angry"]
     assert measured["sad"].pause_fraction > measured["neutral"].pause_fraction + 0.08

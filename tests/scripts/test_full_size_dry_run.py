@@ -28,7 +28,8 @@ def test_the_dry_run_loads_and_steps_every_engine_and_writes_its_table(tmp_path)
     # The LLM voters answered with generated text; the 4-bit layers hold fewer bytes than bf16 ones would.
     assert rows["ola"]["answer"] is not None and rows["qwen"]["answer"] is not None
     assert "8 frames" in rows["ola"]["step"] and "1 speech chunk" in rows["ola"]["step"]
-    assert rows["dicetalk"]["step"].startswith("one UNet call: 25 of a window's 25 frames x 3 guidance branches at 64x64")
+    assert rows["dicetalk"]["step"].startswith(
+        "one UNet call: 25 of a window's 25 frames x 3 guidance branches at 64x64")
     assert "| engine | write s | build s |" in run.stdout
 
     # A run of one engine replaces its row and keeps the others.

@@ -7,7 +7,7 @@ from e3rg_core.emotions import FINE_LABELS
 from e3rg_core.contracts import EmotionResult, UnderstandingRequest, Vote
 from e3rg_core.tiers.lite import example_pool
 from e3rg_core.understanding.prompts import (HEDGE_SHARE, LISTENER_STANCE, STANCES, clean_reply, clean_sentences,
-                                             emotion_prompt, listener_stance, parse_emotion, reply_chat, reply_prompt,
+                                             emotion_prompt, listener_stance, parse_emotion, reply_prompt,
                                              sample_examples)
 from e3rg_core.understanding.voting import decide, side_share, tally
 
@@ -30,12 +30,6 @@ def test_reply_prompt_is_conditioned_on_the_voted_emotion():
     assert other.user != prompt.user
     # and told how to meet it: comfort for a loss, shared joy for good news (not "sorry to hear that")
     assert "comfort them" in prompt.user and "be glad with them" in other.user
-    joyful = EmotionResult("joyful", "happy", (), "single vote")
-    chat = reply_chat(QUERY, joyful, listener_stance(joyful))
-    assert "be glad with them" in chat[0]["content"] and "feels joyful" in chat[-2]["content"]
-    # A hedging stance does not tell the model a feeling the vote was torn about.
-    hedged = reply_chat(QUERY, joyful, STANCES["acknowledge"])
-    assert "ask how they feel" in hedged[0]["content"] and "joyful" not in hedged[-2]["content"]
 
 
 @pytest.mark.parametrize("k", [0, 1, 3])
@@ -134,26 +128,6 @@ def test_single_vote_and_no_votes():
     assert decide([_v("face", "happy", 0.2)], PRIORITY).decided_by == "single vote"
     result = decide([], PRIORITY)
     assert result.fine == "neutral" and result.votes == ()
-
-
-def test_reply_chat_carries_the_emotion_examples_and_dialogue_as_turns():
-    from e3rg_core.understanding.prompts import reply_chat
-    pool = list(example_pool())
-    history = (Utterance(0, "speaker", "Hi."), Utterance(1, "listener", "Hello!"), Utterance(2, "speaker", "I'm sad."),
-               Utterance(3, "speaker", "Really sad."))
-    request = UnderstandingRequest(history=history, examples=sample_examples(pool, 1, seed=1))
-    shots = (("I lost my keys.", "Oh no, that's annoying."),)
-    lonely = EmotionResult("lonely", "sad", (), "")
-    messages = reply_chat(request, lonely, listener_stance(lonely), shots)
-    # the stance's fixed part first (instruction, then its exchanges), the emotion of this turn after it
-    assert [m["role"] for m in messages] == ["system", "user", "assistant", "system", "user", "assistant", "user",
-                                             "assistant", "user"]
-    assert "comfort them" in messages[0]["content"] and "lonely" not in messages[0]["content"]
-    assert messages[1:3] == [{"role": "user", "content": "I lost my keys."},
-                             {"role": "assistant", "content": "Oh no, that's annoying."}]
-    assert "feels lonely" in messages[3]["content"]
-    assert messages[5]["content"] == request.examples[0].turns[-1].response
-    assert messages[6]["content"] == "Hi." and messages[-1]["content"] == "I'm sad. Really sad."
 
 
 def test_clean_sentences_release_whole_cleaned_sentences():
