@@ -56,13 +56,13 @@ class BankedReplyWriter(ReplyWriter):
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
         if not latest.strip() or _ASKED.search(latest) or len(tidy(latest).split()) < 2:
-            return self.fallback.reply(request, emotion)
+            return self.fallback.reply(request, emotion)[0], False
         stance = situation_stance(tidy(latest), listener_stance(emotion))
         key = turn_key(*self.encoder(list(key_texts(history))))
         used = {opening(u.utterance) for u in history if u.role == "listener"}
         text = self.bank.choose(key, history, stance, news(tidy(latest)), used, opening)
         if text is None:
-            return self.fallback.reply(request, emotion)
+            return self.fallback.reply(request, emotion)[0], False
         family = FAMILY[stance]
         if family in REACTIONS and text.endswith("?") and not re.search(r"[.!]", text) \
                 and not _FEELING_WORDS.search(text):

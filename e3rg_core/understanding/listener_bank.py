@@ -9,6 +9,7 @@ answers a cat). Whatever it returns was written by a person; nothing is changed 
 """
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,14 +30,17 @@ SAME_STANCE_BONUS = 0.1
 SAME_FAMILY_BONUS = 0.05
 SHARED_WORD_BONUS = 0.08    # per word of the turn the reply takes up (two at most): specifics beat similarity
 SAME_POSITION_BONUS = 0.03  # an opening reply for an opening turn, a later one for a later turn
+MIN_SIMILARITY = 0.3        # below it the nearest story is another story: the reflective writer answers
+CLOSE_SCORES = 0.05
 
-# Stances whose replies can stand in for each other: condolences fit sadness, worry fits an illness.
+# Stances whose replies can stand in for each other: worry fits an illness, sympathy for sadness fits a worry.
+# A death takes only replies written for a death.
 FAMILY = {"loss": "grief", "illness": "ill", "comfort": "sad", "reassure": "worry", "validate": "anger",
           "disgust": "anger", "ease": "shame", "envy": "envy", "celebrate": "glad", "appreciate": "glad",
           "reminisce": "glad", "relief": "glad", "look_forward": "hope", "surprise": "open", "interest": "open",
           "acknowledge": "open"}
 _NEGATIVE = {"grief", "ill", "sad", "worry", "anger", "shame", "envy"}
-_NEAR = {("grief", "sad"), ("sad", "grief"), ("ill", "worry"), ("worry", "ill"), ("ill", "sad"), ("sad", "worry"),
+_NEAR = {("sad", "grief"), ("ill", "worry"), ("worry", "ill"), ("ill", "sad"), ("sad", "worry"),
          ("worry", "sad"), ("anger", "sad"), ("sad", "anger"), ("shame", "sad"), ("glad", "hope"), ("hope", "glad")}
 
 # What a reply may not say to someone it was not written for.
@@ -49,14 +53,14 @@ _CRUDE = re.compile(r"\b(?:fuck\w*|shit\w*|damn|hell|crap|ass|bitch\w*|dick|piss
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")
 _CHEER = re.compile(r"\b(?:awesome|congrat\w*|great|glad|happy|wonderful|amazing|cool|nice|fun|exciting|lucky|yay|"
                     r"good for|proud|love|sweet|fantastic|excellent|beautiful|lovely)\b", re.IGNORECASE)
-_RELIEVED = re.compile(r"\bglad (?:you|that|it|he|she|they)\b.*\b(?:ok|okay|fine|safe|alright|better)\b",
-                       re.IGNORECASE)
 _SORROW = re.compile(r"\b(?:sorry|awful|terrible|horrible|sad|hard|tough|rough|bummer|poor|scary|unfortunate|"
                      r"oh no|worst|frustrat\w*|annoy\w*|terrif\w*|hurt|pain|upset|stressful|difficult)\b",
                      re.IGNORECASE)
 _DEATH_WORDS = re.compile(r"\b(?:loss|pass(?:ed)?|died|death|rip|funeral|condolences)\b", re.IGNORECASE)
-# A reply that answers a question ("Yes, ...") or asks what the speaker has just told only fits its own talk.
-_ANSWER = re.compile(r"^\W*(?:yes|no|not really|yeah|yea|yep|nope|exactly|true|agreed?|me neither|i do|i don't)\b",
+# A reply that answers ("Yes, ...", "Okay."), leans on what came before ("That's good, you should.", "you too") or asks
+# what the speaker has just told only fits its own talk.
+_ANSWER = re.compile(r"^\W*(?:yes|no|not really|yeah|yea|yep|nope|exactly|true|agreed?|me neither|i do|i don't|"
+                     r"okay|ok|alright)\b|\b(?:should|could|would|can|will|do|did|you too|well too|as well)\W*$",
                      re.IGNORECASE)
 _ASKS_WHAT = re.compile(r"what happened|what was it\b|why is that|why\?", re.IGNORECASE)
 _PRONOUNS = tuple(re.compile(p, re.IGNORECASE) for p in (r"\b(?:he|him|his)\b", r"\b(?:she|her|hers)\b",
@@ -86,7 +90,7 @@ def speakable(reply: str) -> bool:
 
 def neat(reply: str) -> str:
     """ED's typing made plain: "i" -> "I", "thats" -> "that's", a capital after each sentence end, an end mark."""
-    text = tidy(reply)
+    text = re.sub(r"\b[A-Z]{2,}\b(?<!\bOK)", lambda m: m.group().lower(), tidy(reply))    # "OH. That's"
     text = re.sub(r"\b(?:thats|its|youre|u)\b", lambda m: {"thats": "that's", "its": "it's", "youre": "you're",
                                                           "u": "you"}[m.group()], text)
     text = re.sub(r"\s+([.!?,])", r"\1", text)
@@ -96,9 +100,9 @@ def neat(reply: str) -> str:
 
 
 def tone_fits(reply: str, family: str, bad_news: bool, good_news: bool) -> bool:
-    """No cheer at bad news (but "glad you're okay"), no sorrow at good news; where the stance is open, cheer or
-    sorrow only for news of that kind in the turn."""
-    cheers = _CHEER.search(reply) and not _RELIEVED.search(reply)
+    """No cheer at bad news (not even "glad you're better": the relief stance answers a turn that says so), no
+    sorrow at good news; where the stance is open, cheer or sorrow only for news of that kind in the turn."""
+    cheers = _CHEER.search(reply)
     if family in _NEGATIVE and cheers:
         return False
     if family in ("glad", "hope") and _SORROW.search(reply):
@@ -169,7 +173,7 @@ class ListenerBank:
         specific_in_talk = allowed - self.generic
         opening_turn = len(speaker) == 1
         similarity = self.keys @ key
-        best, best_score = None, -np.inf
+        scored = []
         for index in np.argsort(-similarity)[:CANDIDATES]:
             reply = self.replies[index]
             their = FAMILY[reply.stance]
@@ -187,9 +191,15 @@ class ListenerBank:
             score = (similarity[index] + SAME_STANCE_BONUS * (reply.stance == stance)
                      + SAME_FAMILY_BONUS * (their == family) + SHARED_WORD_BONUS * min(2, len(reply.words & specific))
                      + SAME_POSITION_BONUS * (reply.opening_turn == opening_turn))
-            if score > best_score:
-                best, best_score = text, score
-        return neat(best) if best is not None else None
+            scored.append((score, similarity[index], text))
+        if not scored:
+            return None
+        top = max(scored)
+        if top[1] < MIN_SIMILARITY:
+            return None
+        # Replies scored as well as the best, within a hair, take turns, so that common turns do not all get one.
+        close = sorted(text for score, _, text in scored if score >= top[0] - CLOSE_SCORES)
+        return neat(random.Random(" ".join(u.utterance for u in history)).choice(close))
 
 
 def key_texts(history: tuple[Utterance, ...]) -> tuple[str, str]:

@@ -44,7 +44,7 @@ _ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost|fired|laid off|failed|fail|broke up|dumped|cheated|stolen|stole|robbed|"
+_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|laid off|failed|fail|broke up|dumped|cheated|stolen|stole|robbed|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
@@ -408,5 +408,5 @@ class ReflectiveReplyWriter(ReplyWriter):
 
 def news(text: str) -> tuple[bool, bool]:
     """Whether the text tells of something bad (a death, an illness, bad news), and whether of something good."""
-    text = _NOT_DEATH.sub(" ", text)
+    text = re.sub(r"\bbest friends?\b", "friend", _NOT_DEATH.sub(" ", text), flags=re.IGNORECASE)
     return bool(_DEATH.search(text) or _ILLNESS.search(text) or _BAD_NEWS.search(text)), bool(_GOOD_NEWS.search(text))
