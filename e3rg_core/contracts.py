@@ -1,9 +1,7 @@
 """The contracts of a turn: what every stage takes and returns, and the four engine kinds a tier is built from.
 
-Lite (CPU, package-shipped models) and full (GPU ports) engines implement the same interfaces, so the turn
-runner never knows which tier it runs. This module does no I/O and imports nothing of the package at run time
-(the taxonomy's Expression is named in type hints only): media I/O, dialogue files and avatar storage depend on
-it, never the reverse.
+Lite and full engines implement the same interfaces, so the runner never knows which tier it runs. No I/O and no
+package imports at run time: media, dialogue files and avatar storage depend on this module, never the reverse.
 """
 from __future__ import annotations
 

@@ -1,16 +1,9 @@
 """The emotion taxonomy: the one place that names emotions and maps between label sets.
 
-Fine labels are the 36 words E3RG prompts with (the 32 EmpatheticDialogues labels plus four MEAD-only
-words), in E3RG's prompt order. Coarse classes are the 8 MEAD emotions that DICE-Talk renders.
-
-One fine->coarse map serves both evaluation and generation. Upstream used two that disagree on six labels
-(its HIT map "A" and its DICE-Talk map "B"). We keep map A exactly: it is the map behind the published HIT
-numbers, so our evaluation stays comparable, and its choices are also the sounder ones for rendering
-(map B sends "devastated" to surprised and "disappointed" to contempt). Map A's "embarrassed -> disgusted"
-comes from a duplicated dict key upstream; it is kept because it is what the published HIT computed.
-
-The listener's expression (how its voice and face answer the speaker's coarse emotion) is mapped here too: see
-expression_for.
+Fine labels are E3RG's 36 prompt words in its order (EmpatheticDialogues' 32, four MEAD-only), coarse classes the 8 MEAD
+emotions DICE-Talk renders. One fine->coarse map serves evaluation and generation: upstream's HIT map, kept exactly
+(its duplicated-key quirk too) so that our HIT stays comparable with the published one. The listener's expression is
+mapped here too (expression_for).
 """
 from __future__ import annotations
 
@@ -104,11 +97,9 @@ MIRROR_EXPRESSIONS = MappingProxyType({
     coarse: Expression(coarse, COARSE_TO_OPENVOICE_STYLE[coarse], coarse, COARSE_TO_DICETALK_EMOTION[coarse], coarse)
     for coarse in COARSE_LABELS})
 
-# "listener": the listener answers the feeling as a caring person does (prompts.LISTENER_STANCE says the same to
-# the reply writer): it shares joy and surprise, comforts sadness, reassures fear, and meets anger, disgust and
-# contempt calmly rather than echoing them. A concerned face is the sad look (inner brows raised) at low
-# intensity; DICE-Talk's priors have no intensity, so its calm face is the neutral prior. Whispering at half
-# intensity is OpenVoice's gentlest voice.
+# "listener": the listener answers the feeling as a caring person does (as prompts.LISTENER_STANCE tells the writer):
+# it shares joy and surprise, comforts sadness and fear, meets anger, disgust and contempt calmly. A concerned face is
+# the sad look at low intensity; DICE-Talk's priors have no intensity, so its calm face is the neutral prior.
 LISTENER_EXPRESSIONS = MappingProxyType({
     "neutral": Expression("friendly", "friendly", "neutral", "neutral", "neutral"),
     "happy": Expression("cheerful", "cheerful", "happy", "happy", "happy"),

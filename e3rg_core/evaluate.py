@@ -2,14 +2,8 @@
 
     python -m e3rg_core.evaluate DATA.json [--limit N] [--emotion-only] [--k-shot K] [--media-dir D] --out REPORT.json
 
-HIT as E3RG defines it (the last turn's voted emotion in the gold label's coarse class), exact fine accuracy,
-a coarse confusion matrix, how often the listener's stance on the last turn cheers against a negative gold or
-the reverse (stance_valence), and, over the replies written for every turn: E3RG's sentence-averaged Dist-1/2,
-Dist-1/2 over all replies together, the share of replies whose first four words open another reply too, mean
-words, speech seconds (spoken by the lite speech engine), the share of replies whose stance hedges because the
-vote was torn, and the share of replies each trained text head reads as the listener stance the reply was written
-with (prompts.listener_stance). Every turn's reply is listed in the report. Gold labels outside the taxonomy are
-normalised; those that name no known emotion are counted and left out of HIT.
+The vote's HIT (as E3RG defines it), fine accuracy and coarse confusions; the replies' diversity, length, speech and
+stance; every turn's reply. Gold labels that name no known emotion are counted and left out of HIT.
 """
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
-"""One turn of E3RG on any tier: the one runner, and the one function per stage.
+"""One turn of E3RG on any tier: the one runner (TurnRunner.respond reads top to bottom) and one function per stage.
 
-A turn reads top to bottom in TurnRunner.respond:
-1. check and decode the turn (text, audio, video), transcribe a wordless clip, recall the avatar;
-2. split the four stages between the tier's GPU call (if it has one) and the lite engines;
-3. run them: each stage is one function (understand, write, speak, animate) over a picklable TurnJob, reporting
-   what it made as events; the runner applies every event to the Reply the caller sees growing;
-4. whatever the GPU call did not finish resumes on the lite engines through the same stage functions, with a
-   notice saying why.
-
-A tier is data (Tier): its engines, which of its stages run inside its one GPU call, and that call. The lite tier
-has no call, so all four stages run here.
+A tier is data (Tier): its engines, which stages run inside its one GPU call, and that call. Stages report what they
+made as events, which the runner applies to the Reply the caller sees growing; what the GPU call did not finish
+resumes on the lite engines, with a notice saying why.
 """
 from __future__ import annotations
 

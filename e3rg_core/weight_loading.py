@@ -1,12 +1,8 @@
 """Loading transformers checkpoints in the calling thread, as ZeroGPU needs.
 
-transformers 5 (core_model_loading.convert_and_load_state_dict_in_model) reads and places a checkpoint's tensors
-in a pool of worker threads unless HF_DEACTIVATE_ASYNC_LOAD is set, the load quantises on the fly (bitsandbytes
-NF4: already one thread) or it offloads to disk. On ZeroGPU, torch's CUDA is emulated by a TorchFunctionMode that
-`spaces` enters in the main thread only, and torch function modes are per thread: a bf16 tensor moved to "cuda"
-in a loader thread escapes the emulation and reaches the real CUDA initialisation, which ZeroGPU refuses
-outside @spaces.GPU. So every load that places unquantised weights on a device runs inside
-one_thread_weight_loading().
+transformers 5 places tensors from worker threads, but ZeroGPU emulates CUDA in the main thread only (torch function
+modes are per thread): a tensor moved to "cuda" in a worker reaches the real CUDA initialisation, which ZeroGPU
+refuses outside @spaces.GPU. So loads that place unquantised weights run inside one_thread_weight_loading().
 """
 from __future__ import annotations
 

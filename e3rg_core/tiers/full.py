@@ -1,14 +1,8 @@
-"""The full tier: the ported GPU engines (Ola-Omni voter and writer, Qwen2.5-Omni voter, OpenVoice speech,
-DICE-Talk video), loaded from the hub by load_tier(), which app.py calls at start-up (serving.load_engines).
+"""The full tier: the ported GPU engines (Ola-Omni voter and writer, Qwen2.5-Omni voter, OpenVoice, DICE-Talk),
+loaded from the hub by load_tier() at start-up (serving.load_engines), after `import spaces`, as ZeroGPU wants.
 
-That is how ZeroGPU wants models: loaded at start-up, after `import spaces`, each placed on cuda by its loader.
-On a ZeroGPU Space, CUDA is only emulated outside @spaces.GPU calls; what is "on cuda" now is packed when the
-app launches and moved onto a real GPU inside each GPU worker. Off a Space the same code uses a real GPU when
-there is one; without one the full tier is left out and the lite tier serves alone.
-
-Each engine loads on its own: the tier serves with whatever loaded, every stage whose engine is missing runs on its
-lite engine, and the page names the missing engine and why. settings.TIER_VARIABLE picks the tier ("auto": full
-when a GPU is present), settings.FULL_DEVICE_VARIABLE where its engines go ("cpu" for rehearsals without a GPU).
+Each engine loads on its own: a missing one leaves its stages to the lite engines and the page says why.
+settings.TIER_VARIABLE picks the tier ("auto": full when a GPU is present), settings.FULL_DEVICE_VARIABLE its device.
 """
 import spaces  # noqa: F401  (first: on ZeroGPU it patches torch before any model is placed on cuda)
 

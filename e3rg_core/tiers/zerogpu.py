@@ -1,14 +1,9 @@
 """The full tier's one @spaces.GPU call per turn: the runner's GPU stages, priced from the request.
 
-ZeroGPU schedules and admits a call by the duration it asks for, so the turn is priced before the call (GpuPlan)
-from its frames, tokens and audio, the longest reply the writer may produce and the video settings, under a hard
-cap. Inside the call the runner's own stage functions run on the full engines. The call's one argument (GpuJob) and
-everything it yields are plain picklable values: on ZeroGPU it runs in a forked worker and they travel through
-pipes. The video's frames go to a file in the request's folder instead, encoded by the runner once the GPU is
-released. A video that would overrun the time asked for is rendered with fewer denoising steps (down to
-MIN_VIDEO_STEPS), else handed to the lite portrait. A call refused for the duration it asked (quota, duration) is
-asked once more without the video stage, for a shorter duration, when other stages remain; otherwise, and after
-any other failure, the lite tier takes the whole turn.
+ZeroGPU admits a call by the duration it asks for, so the turn is priced first (GpuPlan), under a hard cap. The call
+runs in a forked worker: its argument and events are picklable, and the video's frames travel by file. A video that
+would overrun is rendered with fewer steps or left to the lite portrait; a call refused for its duration is asked
+once more without the video, and any other failure hands the turn to the lite tier.
 """
 import spaces  # first: on ZeroGPU it patches torch before anything touches CUDA
 
@@ -32,14 +27,13 @@ log = logging.getLogger(__name__)
 
 # What a turn's GPU call costs beyond its engines' own estimates (generation/*/cost.py, understanding/ola/cost.py).
 # Each is an estimate until measured on a GPU (issue 17, scripts/gpu_smoke.py):
-# - a fresh worker is forked, initialises CUDA and has the packed weights (~23 GB at NF4) moved onto the GPU on
-#   every cold start (spaces 0.51.3 zero/wrappers.py, ../shared/research/ola_zerogpu.md part B); 15 s is our
-#   guess at that move over PCIe (~25 GB/s nominal, well below it in practice) plus the fork;
+# - a cold start forks a worker and moves the packed weights onto the GPU (spaces' zero/wrappers.py): our guess
+#   for that move over PCIe, plus the fork;
 WORKER_START_SECONDS = 15.0
 # - OpenAI's rule of thumb for English through a BPE tokenizer: a token is about three quarters of a word;
 WORDS_PER_TOKEN = 0.75
-# - a slow conversational pace (150 words a minute): the lite voice speaks ED's human listener replies at 2.9
-#   words a second (docs/lite_replies.md: 12.8 words in 4.4 s), so this overestimates a reply's speech;
+# - a slow conversational pace (150 words a minute), slower than the lite voice speaks, so that a reply's speech is
+#   overestimated;
 SPOKEN_WORDS_PER_SECOND = 2.5
 # - our margin on the understanding and speech estimates, which no GPU has measured (DICE-Talk's has its own).
 ESTIMATE_MARGIN = 1.5

@@ -1,23 +1,10 @@
 """Voice vote: a transparent rule on how the speaker sounds (pitch, loudness, speaking rate), no model.
 
-What prosody can and cannot tell. Loudness, speaking rate and pitch level/range mostly track *arousal*: calm
-or sad speech is quiet, slow, low and flat; excited, angry or frightened speech is loud, fast, high and
-lively (Juslin & Laukka, 2003, review over a hundred studies). *Valence* -- whether an aroused voice is happy,
-angry or afraid -- leaves only weak and speaker-dependent traces, and every cue here is also confounded by
-the speaker (a woman's voice is higher), the microphone gain (loudness) and the text (rate). So the rule
-names an arousal side first and only then guesses a label from the textbook profiles; its confidence never
-exceeds 0.5, and the other voters (text, face) should carry the decision.
-
-On top of arousal, a few cues name a class outright where they are strong (issue 21): a voice that trembles at
-9-12 Hz is afraid; very loud speech is angry; very quiet speech is sad; loud speech is excited, or surprised
-when it is also broken by pauses; speech with long pauses at an ordinary level is disgusted. Their thresholds
-were read off the lite voice's own styled clips of one avatar (ava's voice; docs/lite_expression.md gives the
-accuracy on the other avatars' voices and on replies it was not set on). Loudness is measured in dBFS, so a
-user's microphone gain moves it: these votes stay modest and the text and face voters carry the decision.
-
-Cue centres are the values our measurements give on neutral read speech (LibriVox audiobook clips and the
-hibari TTS voice): about -27 dBFS mean RMS, 4 onsets per second, 6 semitones of pitch spread (the YIN track
-is noisy on unvoiced frames, which inflates the spread), and 165 Hz, between typical male and female levels.
+Prosody mostly tracks arousal; valence leaves weak, speaker-dependent traces (Juslin & Laukka, 2003), and every cue is
+confounded by the speaker, the microphone gain and the text. So the rule names an arousal side, then a label from the
+textbook profiles or from a strong cue (tremor, very loud or quiet speech, long pauses), with confidence at most 0.5:
+the text and face voters carry the decision. Cue centres are measured on neutral read speech, thresholds on the lite
+voice's styled clips (docs/lite_expression.md).
 """
 from __future__ import annotations
 

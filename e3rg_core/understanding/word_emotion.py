@@ -1,14 +1,8 @@
 """A second trained text reader: which words the speaker used, not what the sentence is about.
 
-Sentence embeddings follow the topic ("the report I spent a month writing" reads as an achievement); the words
-"took credit" do not. This head is a logistic regression over TF-IDF weighted words and word pairs, trained on the
-same EmpatheticDialogues train split as the embedding head (e3rg_dev/train_emotion.py; hyper-parameters chosen on
-valid).
-Its errors differ from the embedding head's, which is what makes a vote between the two worth having.
-
-The turn is read like the embedding head reads it: each speaker utterance's unit TF-IDF vector, weighted by
-`decay` per step back from the latest, plus `listener_weight` of the listener's, normalised. The four MEAD-only
-fine labels get probability 0, for the reasons text_emotion.py gives.
+A logistic regression over TF-IDF words and word pairs, trained as the embedding head is (e3rg_dev/train_emotion.py);
+its errors differ from that head's, which makes a vote between the two worth having. It reads the turn as
+text_emotion.py does (`decay`, `listener_weight`), and gives the four MEAD-only labels 0 for the same reasons.
 """
 from __future__ import annotations
 

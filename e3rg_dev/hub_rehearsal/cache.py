@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .fake_repos import FAKE_REPOS
@@ -64,10 +64,19 @@ def full_tier_hub_files() -> list[tuple[str, str | None]]:
     return hub_files()
 
 
-def build_cache(cache: Path, files: Iterable[tuple[str, str | None]] | None = None,
-                seed: int = 0) -> dict[str, list[str]]:
+def link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:         # another file system
+        shutil.copy2(source, target)
+
+
+def build_cache(cache: Path, files: Iterable[tuple[str, str | None]] | None = None, seed: int = 0,
+                written_folders: Mapping[str, Path] | None = None) -> dict[str, list[str]]:
     """Write a hub cache at `cache` holding `files` (default: every file the full tier reads, hub_files()) and
     nothing else; a None file name stands for every file of that repository. Returns repo -> file names.
+    written_folders maps repositories to folders that their FAKE_REPOS writer already filled with this seed:
+    their files are hard-linked from there, not written again (the fake Ola-7b holds a full-size OryxViT).
     Raises FakeHubError for a repository or file the fake hub does not make."""
     wanted: dict[str, set[str] | None] = {}
     for repo, name in files if files is not None else full_tier_hub_files():
@@ -83,8 +92,11 @@ def build_cache(cache: Path, files: Iterable[tuple[str, str | None]] | None = No
     with tempfile.TemporaryDirectory(prefix="e3rg-fake-repo-") as scratch:
         for repo, names in wanted.items():
             staged = Path(scratch) / repo.replace("/", "--")
-            staged.mkdir()
-            writers[repo](staged, seed)
+            if written_folders and repo in written_folders:
+                shutil.copytree(written_folders[repo], staged, copy_function=link_or_copy)
+            else:
+                staged.mkdir()
+                writers[repo](staged, seed)
             made = staged_names(staged)
             names = made if names is None else names
             if names - made:
@@ -98,9 +110,9 @@ def cache_bytes(cache: Path) -> int:
     return sum(path.stat().st_size for path in Path(cache).rglob("*") if path.is_file() and not path.is_symlink())
 
 
-def timed_build(cache: Path, files=None) -> dict:
+def timed_build(cache: Path, files=None, written_folders: Mapping[str, Path] | None = None) -> dict:
     """build_cache and what it made: repositories, files, bytes on disk, seconds."""
     started = time.perf_counter()
-    written = build_cache(cache, files)
+    written = build_cache(cache, files, written_folders=written_folders)
     return {"repos": len(written), "files": sum(map(len, written.values())), "bytes": cache_bytes(cache),
             "seconds": round(time.perf_counter() - started, 2), "written": written}

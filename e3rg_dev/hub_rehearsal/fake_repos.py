@@ -5,8 +5,8 @@ safetensors shards with their model.safetensors.index.json, torch.save'd dicts f
 zip format unless noted), the official config files with their sizes shrunk (the tiny sizes of tiny.py), and
 Qwen2.5 tokenizers cut from a shipped BPE (qwen_tokenizer.py). Weights are random; their key names are the
 ones the full-size key manifests in shared/golden list (the tests compare them, layer numbers aside). Only the
-sizes differ, and one key: Ola's config.json carries a `vision_config` for the tiny OryxViT, whose full size
-Ola's code hard-wires.
+sizes differ, except Ola's OryxViT: its size is hard-wired in Ola's code (and the loader), not in config.json, so
+the fake Ola-7b has the official config.json keys and a full-size OryxViT beside its tiny LLM.
 
 Where a detail of an official file is not known, the choice made is said where it is made.
 """
@@ -70,11 +70,19 @@ def generation_config(bpe, **sampling) -> dict:
 
 
 # -- THUdyh/Ola-7b and THUdyh/Ola_speech_encoders -------------------------------------------------------------
+def ola_llm_settings() -> dict:
+    """tiny.py's Ola settings as the official config.json holds them: no vision_config, and the width of the
+    OryxViT that Ola's code builds."""
+    from e3rg_core.understanding.ola.config import OryxViTConfig
+    settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
+    return {**settings, "mm_hidden_size": OryxViTConfig().width, "vocab_size": TINY_VOCAB}
+
+
 def ola_config_json(bpe) -> dict:
     """Ola-7b's config.json: the Qwen2.5-7B fields and Ola's multimodal ones, at tiny sizes, with the leftovers
     of the authors' training set-up that the official file carries (encoder paths on their machine, LLaVA
     switches)."""
-    return {**TINY_OLA_LLM, "vocab_size": TINY_VOCAB,
+    return {**ola_llm_settings(),
             "_name_or_path": "/mnt/lzy/ola-model/Ola-7b", "speech_encoder": "/mnt/lzy/ola-model/large-v3.pt",
             "music_encoder": "/mnt/lzy/ola-model/BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt",
             "attention_dropout": 0.0, "bos_token_id": bpe.id("<|endoftext|>"), "eos_token_id": bpe.id("<|im_end|>"),
@@ -87,7 +95,8 @@ def ola_config_json(bpe) -> dict:
 
 
 def tiny_ola_state(seed: int) -> dict[str, torch.Tensor]:
-    """The state dict of a random tiny Ola-Omni (LLM, OryxViT, projectors, both speech encoders)."""
+    """The state dict of a random tiny Ola-Omni (OryxViT tiny too): the fake repositories' LLM and speech
+    encoders."""
     from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
     from e3rg_core.understanding.ola.model import OlaForCausalLM
     settings = {key: value for key, value in TINY_OLA_LLM.items() if key != "vision_config"}
@@ -98,11 +107,57 @@ def tiny_ola_state(seed: int) -> dict[str, torch.Tensor]:
     return OlaForCausalLM(config).state_dict()
 
 
+# Noise values the full-size OryxViT's tensors are cut from: drawing 431 M fresh ones would cost more than
+# writing them, in every build.
+NOISE_POOL = 1 << 22
+VISION_PREFIX, PROJECTOR_PREFIX = "model.vision_tower.", "model.mm_projector."
+
+
+def full_size_vision_state(seed: int) -> dict[str, torch.Tensor]:
+    """OryxViT at the size Ola's code builds, random, in bf16: LayerNorms at one and zero, every other tensor a
+    slice of a random pool at its own random offset."""
+    from e3rg_core.understanding.ola.config import OryxViTConfig
+    from e3rg_core.understanding.ola.vision import OryxVisionTower
+    generator = torch.Generator().manual_seed(seed)
+    pool = (torch.randn(NOISE_POOL, generator=generator) * 0.02).to(torch.bfloat16)
+    with torch.device("meta"):
+        tower = OryxVisionTower(OryxViTConfig())
+    state = {}
+    for key, tensor in tower.state_dict().items():
+        if ".norm" in key:
+            state[key] = (torch.ones if key.endswith(".weight") else torch.zeros)(tensor.shape, dtype=torch.bfloat16)
+            continue
+        start = int(torch.randint(NOISE_POOL, (1,), generator=generator))
+        noise = pool.roll(-start).repeat(-(-tensor.numel() // NOISE_POOL))
+        state[key] = noise[:tensor.numel()].reshape(tensor.shape).clone()
+    return state
+
+
+def ola_7b_state(seed: int) -> dict[str, torch.Tensor]:
+    """The state dict of the fake Ola-7b: tiny_ola_state's LLM and speech encoders, the full-size OryxViT (bf16)
+    and a vision projector that reads its width, in the order of the model that ola_llm_settings() describes."""
+    from e3rg_core.understanding.ola.config import BeatsConfig, OryxViTConfig, WhisperEncoderConfig, build_config
+    from e3rg_core.understanding.ola.loading import expected_shapes
+    from e3rg_core.understanding.ola.projectors import OlaVisionProjector
+    state = {key: value for key, value in tiny_ola_state(seed).items()
+             if not key.startswith((VISION_PREFIX, PROJECTOR_PREFIX))}
+    torch.manual_seed(seed)
+    projector = OlaVisionProjector(OryxViTConfig().width, TINY_OLA_LLM["hidden_size"])
+    state.update({PROJECTOR_PREFIX + key: value for key, value in projector.state_dict().items()})
+    state.update({VISION_PREFIX + key: value for key, value in full_size_vision_state(seed).items()})
+    config = build_config(ola_llm_settings(), WhisperEncoderConfig.from_dims(TINY_WHISPER_DIMS),
+                          BeatsConfig.from_checkpoint_cfg(TINY_BEATS_CFG))
+    shapes = expected_shapes(config)
+    if {key: tuple(value.shape) for key, value in state.items()} != shapes:
+        raise AssertionError("the fake Ola-7b's tensors do not match the model its config.json describes")
+    return {key: state[key] for key in shapes}
+
+
 def write_ola_7b(folder: Path, seed: int) -> None:
     """Four bf16 shards (the speech encoders' weights included, as the official 17.9 GB imply), config.json,
     generation_config.json and the Qwen2.5 tokenizer files (the official repository has no tokenizer.json)."""
     bpe = small_bpe(TINY_MERGES, QWEN2_5_ADDED)
-    write_shards({key: value.to(torch.bfloat16) for key, value in tiny_ola_state(seed).items()}, folder, 4)
+    write_shards({key: value.to(torch.bfloat16) for key, value in ola_7b_state(seed).items()}, folder, 4)
     write_json(folder / "config.json", ola_config_json(bpe))
     write_json(folder / "generation_config.json", generation_config(
         bpe, do_sample=True, repetition_penalty=1.05, temperature=0.7, top_k=20, top_p=0.8))

@@ -27,7 +27,7 @@ import torch
 from e3rg_core.errors import describe
 from e3rg_core.generation.dicetalk.checkpoints import DICETALK_REPO
 from . import HUB_FOLDER
-from .app_run import RehearsalError, RunningApp, TurnResult, app_environment, send_turn
+from .app_run import RehearsalError, RunningApp, TurnResult, app_environment, send_turn, write_turn_video
 from .cache import repo_folder
 
 
@@ -106,6 +106,7 @@ def prepare(root: Path, files=None) -> dict:
 # The repository the second boot goes without. DICE-Talk's stage, the video, is the last of the GPU call: the call
 # still runs understanding, writing and speech on the full engines, and only the video falls to the lite portrait.
 REMOVED_REPO = DICETALK_REPO
+TURN_VIDEO_NAME = "turn_video.mp4"     # root/turn_video.mp4: the turns' clip (app_run.write_turn_video)
 REMOVED_ENGINE_ATTRIBUTE = "video"          # its FullEngines attribute in tiers.full.LOADERS
 # Every notice of a stage handed to the lite engines says so ("the lite (CPU) engines ...", "the lite portrait").
 FALLBACK_NOTICE = re.compile(r"\blite\b", re.IGNORECASE)
@@ -161,8 +162,11 @@ def timings(turn: TurnResult, boot_seconds: float) -> dict:
 
 def boot_and_turn(root: Path, name: str) -> tuple[TurnResult, float]:
     """app.py booted on root's files, one turn sent to it, the app stopped: the turn and the boot's seconds."""
+    video = root / TURN_VIDEO_NAME
+    if not video.is_file():
+        write_turn_video(video)
     with RunningApp.start(app_environment(root), root / f"app-{name}.log") as app:
-        return send_turn(app, root / f"downloads-{name}"), app.boot_seconds
+        return send_turn(app, root / f"downloads-{name}", video), app.boot_seconds
 
 
 def fallbacks(notices: list[str]) -> list[str]:

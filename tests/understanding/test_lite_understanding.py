@@ -128,9 +128,7 @@ def test_text_voter_prototypes_are_cached_by_what_they_depend_on(text, tmp_path,
 
 def test_text_voter_on_tuning_turns(text):
     """Coarse accuracy on turns outside its situations that two of its constants were tuned on (TUNING_TURNS), so
-    optimistic: 0.76 when written (0.70 with the first twelve situations per label;
-    nade, the voter before it, scored 0.28; chance is 0.125). Every class must be read right more often than
-    chance."""
+    optimistic. Every class must be read right more often than chance."""
     turns = json.loads(TUNING_TURNS.read_text())
     right, seen = Counter(), Counter()
     for turn in turns:

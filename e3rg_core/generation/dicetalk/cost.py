@@ -1,11 +1,8 @@
 """GPU time of one DICE-Talk render, estimated before the call (for a ZeroGPU duration).
 
-The UNet dominates: steps x windows calls, each a 3 x 25-frame batch. The per-call figure is an estimate for
-SVD-xt's UNet in fp16 at 512x512 on a ZeroGPU slice (DICE-Talk's authors report about 3 min for 10 s, i.e.
-~1.2 s a call, on an unnamed >=24 GB GPU, in issue #23 of Sonic, the model DICE-Talk changes in three places and
-whose sampler it shares; a Sonic user reports about 2 min for 5 s on an RTX 4090, Sonic issue #85);
-benchmarks/dicetalk_speed.py measures it on a CUDA machine.
-Work per call grows with the pixel count. The estimate is padded so a slow call is not cut off.
+The UNet dominates: steps x windows calls of 3 x 25 frames, growing with the pixel count. The per-call seconds come
+from reports on Sonic, whose sampler DICE-Talk shares (Sonic issues #23, #85), padded so that a slow call is not cut
+off; benchmarks/dicetalk_speed.py measures it on a CUDA machine.
 """
 from __future__ import annotations
 

@@ -1,19 +1,10 @@
 """Emotion priors: the 256-d vectors that tell DICE-Talk which emotion to render.
 
-DICE-Talk ships one prior per MEAD emotion as `examples/emo/<name>.npy` in its GitHub repository only: neither
-its hub repository (EEEELY/DICE-Talk holds the weights, not the examples) nor any other hub repository or
-Space serves them, and a Space build reaches the hub alone. So this package ships them (SHIPPED_PRIORS: 8 KB,
-DICE-Talk's CC BY-NC-SA 4.0, credited in assets/README.md), converted by this module's own command:
+DICE-Talk publishes them only in its GitHub repository, which a Space build cannot reach, so the package ships them
+(SHIPPED_PRIORS; CC BY-NC-SA 4.0, credited in assets/README.md). This module's command rebuilds them from the
+official files, checked by SHA-256, reading each vector from the pickle's opcode listing: nothing is unpickled.
 
     python -m e3rg_core.generation.dicetalk.emotion_priors [--from FOLDER_WITH_THE_8_NPY] [--data-dir DIR]
-
-which reads the eight files from a folder or downloads them at a pinned commit, checks each against its
-SHA-256, and stores the vectors as a plain .npz in the data folder (E3RG_DATA_DIR). At start-up the app reads
-the data folder's .npz when there is one, else the shipped one (load_emotion_priors); it never downloads.
-
-Each official file is a numpy object array holding a pickled dict {'mu': float32 (1, 256)}. It is never
-unpickled: the vector is read from the pickle's opcode listing (pickletools only decodes opcodes; nothing is
-executed). The .npz is read back with allow_pickle=False. A custom emotion is any finite 256-float vector.
 """
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
 """Frame interpolation to 25 fps: RIFE (HDv3 IFNet), the flow network DICE-Talk ships as RIFE/flownet.pkl.
 
-For two frames, three flow blocks refine, coarse to fine (1/4, 1/2, full resolution), the flows from the
-middle time to each frame and a blending mask. Each block looks at both frames warped by the current flows
-and predicts a correction; it runs once forwards and once with the frames swapped, and the two answers are
-averaged. The middle frame is the two warped frames blended by the sigmoid of the mask.
+Three flow blocks refine, coarse to fine, the flows from the middle time to both frames and a blending mask (each
+block run forwards and with the frames swapped, averaged); the middle frame is the two warped frames blended.
 """
 from __future__ import annotations
 

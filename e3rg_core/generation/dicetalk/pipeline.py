@@ -1,13 +1,8 @@
 """DICE-Talk inference: portrait + 16 kHz speech + emotion prior -> RGB frames at 25 fps.
 
-1. Portrait: face box, optional square crop, resize (portrait.py). The VAE encodes it (in float32, as SVD's
-   VAE requires) to the reference latents; CLIP embeds it; the pose guider encodes the face mask.
-2. Speech: whisper-tiny encoder windows -> audio tokens per 12.5 fps frame; an all-zero window gives the
-   silent tokens. Emotion: the emotion model's tokens for the prior and for a zero prior.
-3. The windowed sampler denoises the latents (sampler.py).
-4. The VAE decodes chunks of 10 frames; RIFE puts a middle frame between each pair (25 fps); frames leave the
-   device chunk by chunk as uint8.
-Every call takes its own settings and seed; the pipeline holds only the models.
+The portrait is encoded once (VAE in float32, as SVD's VAE requires), the windowed sampler denoises (sampler.py), and
+the VAE decodes in chunks that RIFE doubles to 25 fps. The pipeline holds only the models: each call brings its own
+settings and seed.
 """
 from __future__ import annotations
 

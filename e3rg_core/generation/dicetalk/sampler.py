@@ -1,11 +1,5 @@
-"""The windowed sampler: Euler steps over the whole clip, 25-frame windows, three-way guidance.
-
-A clip of N frames is padded with one window of frames that carry no audio or emotion, and the N+25 frame
-latents are denoised together. At each step the frames are cut into 25-frame windows whose starts shift by
-7 more frames every step (wrapping around the end), so window seams never stay in one place. Each window
-takes the same Euler step; frames covered twice are averaged.
-
-Guidance runs three branches in one batch: [uncond, image only, image+audio+emotion], combined as
+"""The windowed sampler: Euler steps over the whole clip in 25-frame windows whose starts shift by 7 frames a step,
+so seams never stay in one place (frames covered twice are averaged). Three-way guidance runs in one batch:
     eps = eps_uncond + identity_scale * (eps_image - eps_uncond) + emotion_scale * (eps_full - eps_image).
 """
 from __future__ import annotations

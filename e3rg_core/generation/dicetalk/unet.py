@@ -1,15 +1,7 @@
-"""DICE-Talk's denoiser: SVD-xt's spatio-temporal UNet with audio and emotion adapters and pose features.
-
-Three changes to diffusers' UNetSpatioTemporalConditionModel, whose modules and parameter names are kept:
-1. Every cross-attention (spatial and temporal) gets a second and third key/value pair, one per adapter
-   stream [audio, emotion], attended with the same queries and added to the CLIP image attention, each
-   scaled. In spatial attention the stream outputs are multiplied by the face mask downsampled to that
-   layer, so audio and emotion act on the face region only.
-2. The pose guider's features are added to the activations right after conv_in.
-3. Temporal attention attends to the frame-average of every context (image, audio, emotion) instead of the
-   first frame's, so a window's whole audio informs its motion.
-The forward pass below walks the stock blocks itself, because the stock block forwards cannot carry the
-adapter streams or the mask.
+"""DICE-Talk's denoiser: SVD-xt's spatio-temporal UNet (diffusers' modules and parameter names) with three changes:
+audio and emotion key/value streams beside CLIP's in every cross-attention (masked to the face in spatial layers),
+pose features added after conv_in, and temporal attention on each context's frame-average. The forward walks the
+stock blocks itself: their own forwards cannot carry the streams or the mask.
 """
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""OpenVoice's tone colour converter: re-voice speech with another speaker's timbre, keeping its content,
-rhythm, accent and emotion.
-
-Speech -> linear spectrogram -> posterior latent z (conditioned on the source tone colour) -> flow into a
-speaker-independent space with the source colour -> flow back out with the target colour -> HiFi-GAN. The
-tone colours themselves come from the reference encoder.
-
-Upstream also stamps a WavMark watermark on converted audio, which needs another model from the hub. This port
-omits watermarking: it adds no quality and would be one more download for every Space start.
+"""OpenVoice's tone colour converter: re-voices speech with another speaker's timbre, keeping content, rhythm and
+emotion. Upstream's WavMark watermark is left out: it adds no quality and one more download to every Space start.
 """
 from __future__ import annotations
 

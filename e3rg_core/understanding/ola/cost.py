@@ -1,14 +1,8 @@
 """What one Ola-Omni generation costs on the GPU: peak memory and seconds, from frames and tokens.
 
-Memory is counted, not guessed: parameter counts are those of the full-size key manifest (golden
-ola7b_keys.json), stored as the loader stores them (decoder Linear layers NF4 with double quantisation,
-about 4.13 bits each; embeddings, lm_head, OryxViT and projectors and Whisper bf16; BEATs fp32), plus the
-KV cache and the largest transient activations of each stage.
-
-Seconds are an estimate from FLOPs at assumed effective throughputs for one ZeroGPU slice (half an
-RTX Pro 6000 Blackwell or half an H200), with bitsandbytes NF4 kernels for the LLM. They were not measured
-here (no GPU was available to this port); the turn's price adds a margin for the error (tiers/zerogpu.py
-ESTIMATE_MARGIN).
+Memory is counted: the full-size manifest's parameters stored as the loader stores them, the KV cache and each
+stage's largest activations. Seconds are FLOP estimates for one ZeroGPU slice, not measured on a GPU; the turn's
+price adds tiers/zerogpu.py's ESTIMATE_MARGIN.
 """
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Ola-Omni as the project's main understanding engine: the "omni" emotion voter and the reply writer,
-sharing one loaded model.
+"""Ola-Omni as the main understanding engine: the "omni" emotion voter and the reply writer, sharing one model.
 
-Both ask with the project's prompts (prompts.emotion_prompt / reply_prompt) and sample as E3RG did (EMOTION_SAMPLING,
-REPLY_SAMPLING). The reply streams as it is generated, in whole sentences cut by prompts.clean_sentences,
-and generation stops as soon as the reader stops reading.
-
-The video and audio of a turn go through Ola's encoders once: the vote keeps their features for the reply to
-the same request (RecentMedia), which takes them.
+Both sample as E3RG did; the reply streams in whole sentences and stops when the reader stops. A turn's media go
+through Ola's encoders once: the vote keeps their features for the reply (RecentMedia).
 """
 from __future__ import annotations
 
@@ -28,11 +23,8 @@ from .loading import OlaFiles, download_ola_files, load_ola, load_tokenizer
 from .model import OlaForCausalLM
 from .processor import InputPlan, OlaInputs, OlaProcessor
 
-# E3RG's inference (Ola's inference/infer.py settings) samples both answers with temperature 0.2, top_p=None (no
-# nucleus cut) and one beam, and leaves the rest to the checkpoint's generation_config.json. Ola-7b was fine-tuned
-# from Qwen2.5-7B-Instruct and is assumed to carry its file (top_k 20, repetition_penalty 1.05; not read here).
-# Generating from embeddings, the penalty counts the generated tokens only, in E3RG's run as here (transformers
-# warns that it does).
+# E3RG's sampling (Ola's infer.py: temperature 0.2, no nucleus cut, one beam); the rest is assumed from the
+# generation_config.json of Qwen2.5-7B-Instruct, which Ola-7b was fine-tuned from.
 EMOTION_SAMPLING = Sampling(temperature=0.2, top_p=1.0, top_k=20, repetition_penalty=1.05)
 REPLY_SAMPLING = Sampling(temperature=0.2, top_p=1.0, top_k=20, repetition_penalty=1.05)
 STREAM_TIMEOUT_S = 300.0

@@ -1,19 +1,9 @@
 """Loading Ola-Omni-7B from its published files, strictly, with the LLM in 4-bit NF4.
 
-Files (Hugging Face hub):
-- THUdyh/Ola-7b: config.json, generation_config.json, the four safetensors shards and their index, and the
-  Qwen2.5 tokenizer files (OLA_FILES, fetched by name). The shards hold the LLM, OryxViT, both projectors and
-  a copy of the speech encoders. The repository also holds large-v3.pt and the BEATs file (3.45 GB) and
-  speech_projector.bin, which are never read from it.
-- THUdyh/Ola_speech_encoders: large-v3.pt (OpenAI Whisper, {"dims", "model_state_dict"}) and
-  BEATs_iter3_plus_AS2M_finetuned_on_AS2M_cpt2.pt ({"cfg", "model", ...}). Like Ola's own loader, the speech
-  encoders always come from these two files.
-
-Every key and shape of all three checkpoints is compared with the module built from their configs before
-any weight is read; a difference raises CheckpointMismatchError. Only the Qwen2 decoder's Linear layers are
-quantised; the towers, projectors, embeddings and lm_head keep full precision: bf16, Whisper included (Ola's
-inference casts the whole model to bf16), and BEATs fp32 (its forward forces that). The model is placed by the
-loader itself: a quantised model is never moved or cast afterwards.
+THUdyh/Ola-7b gives the config, shards and tokenizer; like Ola's own loader, the speech encoders come from
+THUdyh/Ola_speech_encoders (Ola-7b's copies are never read). Every key and shape is checked against the model the
+configs describe before any weight is read. Only the Qwen2 decoder's Linear layers are quantised (towers bf16, BEATs
+fp32 as its forward needs), and the loader places the model itself: a quantised model is never moved or cast.
 """
 from __future__ import annotations
 

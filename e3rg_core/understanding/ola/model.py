@@ -1,18 +1,9 @@
-"""Ola-Omni: a Qwen2 LLM that reads video, images and audio through encoder features spliced into its input.
+"""Ola-Omni: a Qwen2 LLM that reads video, images and audio through encoder features spliced into its prompt
+(OryxViT and the vision projector per frame; Whisper, BEATs and the speech projector per 30 s chunk).
 
-Sequence in, sequence out:
-1. Video frames go through OryxViT at their own resolution; the vision projector pools 2x2 patches and lays
-   every frame out as rows (+ newline) followed by a separator, the whole video between begin and end.
-2. Audio, in 30 s chunks, goes through Whisper (log-mel) and BEATs (waveform) side by side; the speech
-   projector stacks k frames per token, with a newline per chunk and begin/end around the clip.
-3. The prompt carries negative placeholder ids where these features go; the rest is embedded as text and
-   the Qwen2 decoder runs on the merged sequence.
-
-Two choices differ from Ola's inference script, on purpose (see the golden README):
-- every sampled frame reaches the LLM, as in training (the script's call passes only the first frame on);
-- placeholders are filled in the order Ola was trained with: the first placeholders in the sequence take
-  the visual features, the remaining ones the speech features, whatever each placeholder is. With Ola's
-  "<speech><image>" prompt the video therefore comes first, then the audio.
+Two choices differ from Ola's inference script on purpose (see the golden README): every sampled frame reaches the
+LLM, as in training; and the first placeholders take the visual features, the rest the speech ones, whatever each
+placeholder is, the order Ola was trained with ("<speech><image>" puts the video first).
 """
 from __future__ import annotations
 

@@ -1,12 +1,8 @@
-"""Turning one understanding request into Ola's inputs: frames, audio chunks and a ChatML prompt.
+"""Turning one understanding request into Ola's inputs (frames, audio chunks, a ChatML prompt), in memory.
 
-Everything here follows Ola's inference settings (inference/infer.py at Ola-Omni/Ola f681820: LOWRES_RESIZE=384x32,
-HIGHRES_BASE=0x32, VIDEO_RESIZE=0x64, VIDEO_MAXRES=480, VIDEO_MINRES=288, MAXRES=1536, MINRES=0, PAD2STRIDE; the
-rule itself is mm_utils.resize_video) with two changes:
-- the frames uniformly sampled from a video are all kept (Ola's script drops most of them, issue #44);
-- at most MAX_VIDEO_FRAMES_SAMPLED (48) frames, the most Ola saw in training (frames_upbound 48), where its
-  script takes 64: 64 frames of 640x360 would fill the whole 16k context.
-Nothing is written to disk: frames and audio arrive decoded, in memory.
+Ola's inference settings (inference/infer.py at Ola-Omni/Ola f681820; mm_utils.resize_video), with two changes: every
+uniformly sampled frame is kept (its script drops most, issue #44), up to MAX_VIDEO_FRAMES_SAMPLED, the most Ola saw
+in training (its script's 64 frames would fill the 16k context).
 """
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The audio encoder of OpenAI Whisper (large-v3 in Ola), with the parameter names of OpenAI's checkpoint.
-
-Why not transformers' WhisperEncoder: its weights could be mapped one-to-one from large-v3.pt
-(encoder.blocks.N.attn.{query,key,value,out} -> layers.N.self_attn.{q,k,v,out}_proj, attn_ln ->
-self_attn_layer_norm, mlp.0/mlp.2 -> fc1/fc2, mlp_ln -> final_layer_norm, ln_post -> layer_norm,
-positional_embedding -> embed_positions.weight, conv1/conv2 unchanged), but Ola's own state dict keeps
-OpenAI's names (model.speech_encoder.whisper_model.blocks.N.attn.query...), and its positional table is a
-persistent buffer rather than a parameter. Keeping OpenAI's layout makes both the Ola manifest and the
-large-v3.pt file load strictly with no renaming at all.
+"""The audio encoder of OpenAI Whisper (large-v3 in Ola), with OpenAI's parameter names rather than transformers'
+WhisperEncoder's: Ola's state dict and large-v3.pt both use them (the positional table a buffer), so both load
+strictly with no renaming.
 """
 from __future__ import annotations
 
