@@ -30,6 +30,9 @@ SAME_STANCE_BONUS = 0.1
 SAME_FAMILY_BONUS = 0.05
 SHARED_WORD_BONUS = 0.08    # per word of the turn the reply takes up (two at most): specifics beat similarity
 SAME_POSITION_BONUS = 0.03  # an opening reply for an opening turn, a later one for a later turn
+# A reply that takes up nothing of this conversation ("That's interesting.") fits many turns, and so would answer
+# many of them alike.
+GENERIC_PENALTY = 0.08
 MIN_SIMILARITY = 0.3        # below it the nearest story is another story: the reflective writer answers
 CLOSE_SCORES = 0.05
 
@@ -188,9 +191,10 @@ class ListenerBank:
                 continue
             if opening is not None and opening(text) in used_openings:
                 continue
+            shared = len(reply.words & specific_in_talk)
             score = (similarity[index] + SAME_STANCE_BONUS * (reply.stance == stance)
                      + SAME_FAMILY_BONUS * (their == family) + SHARED_WORD_BONUS * min(2, len(reply.words & specific))
-                     + SAME_POSITION_BONUS * (reply.opening_turn == opening_turn))
+                     + SAME_POSITION_BONUS * (reply.opening_turn == opening_turn) - GENERIC_PENALTY * (not shared))
             scored.append((score, similarity[index], text))
         if not scored:
             return None
@@ -198,7 +202,7 @@ class ListenerBank:
         if top[1] < MIN_SIMILARITY:
             return None
         # Replies scored as well as the best, within a hair, take turns, so that common turns do not all get one.
-        close = sorted(text for score, _, text in scored if score >= top[0] - CLOSE_SCORES)
+        close = sorted({text for score, _, text in scored if score >= top[0] - CLOSE_SCORES})
         return neat(random.Random(" ".join(u.utterance for u in history)).choice(close))
 
 
