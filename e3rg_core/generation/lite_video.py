@@ -232,7 +232,7 @@ def mouth_corners(portrait: np.ndarray, face: Box, lips_v: float) -> tuple[tuple
             else:
                 misses = 0
                 path.append(((x - face.x) / side, (y - face.y) / side))
-        paths.append(path or [(0.5 - direction * MOUTH_HALF_WIDTH, lips_v)])
+        paths.append(path or [(0.5 + direction * MOUTH_HALF_WIDTH, lips_v)])
     reach = [abs(path[-1][0] - 0.5) for path in paths]
     limit = float(np.clip(min(reach) * CORNER_SKEW, *MOUTH_HALF_WIDTHS))
     left, right = ([point for point in path if abs(point[0] - 0.5) <= limit][-1] for path in paths)
