@@ -424,7 +424,9 @@ def face_reading(frames: np.ndarray) -> dict[str, float]:
     from e3rg_core.understanding.face_voter import FER_LABELS, FaceEmotionVoter
     probabilities, seen = FaceEmotionVoter.from_pretrained().probabilities(
         frames[np.linspace(0, len(frames) - 1, 16).round().astype(int)])
-    assert seen == 16
+    # The face is found in (almost) every frame: at surprise's tallest O, speech opening it further, the cascade
+    # can miss one or two of 16 frames of grace; the voter reads the rest.
+    assert seen >= 14, seen
     return dict(zip(FER_LABELS, probabilities.round(3).tolist()))
 
 
