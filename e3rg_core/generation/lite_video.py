@@ -368,7 +368,8 @@ class _Rig:
         below_lips = 1 / (1 + np.exp(-(v - lips) / (MOUTH_GAP * 0.3)))
         below_chin = np.where(v > chin, np.exp(-((v - chin) / 0.1) ** 2), 1.0)
         mouth_u, width = layout.mouth_u, layout.mouth_half_width / MOUTH_HALF_WIDTH
-        self.jaw = -(np.exp(-((u - mouth_u) / (0.16 * width)) ** 2 / 2) * below_lips * below_chin * side).astype(np.float32)
+        self.jaw = -(np.exp(-((u - mouth_u) / (0.16 * width)) ** 2 / 2) * below_lips * below_chin
+                     * side).astype(np.float32)
         self.rounding = ((u - mouth_u) * np.exp(-((u - mouth_u) / (0.2 * width)) ** 2 - ((v - lips) / 0.06) ** 2)
                          * LIP_ROUNDING * side).astype(np.float32)
         self.mouth_rest = look.mouth_rest * strength

@@ -406,7 +406,8 @@ def test_mouth_corners_are_traced_on_each_photo():
     layouts = {name: portrait_layout(store.get(name).portrait()) for name in ("ava", "grace", "luis")}
     for name, layout in layouts.items():
         (left_u, left_v), (right_u, right_v) = layout.corners
-        print(f"\n{name}: lips {layout.lips_v:.3f}, corners ({left_u:.3f}, {left_v:.3f}) ({right_u:.3f}, {right_v:.3f})")
+        print(f"\n{name}: lips {layout.lips_v:.3f}, corners ({left_u:.3f}, {left_v:.3f}) "
+              f"({right_u:.3f}, {right_v:.3f})")
         assert left_u < 0.4 and right_u > 0.6 and abs(layout.mouth_u - 0.5) < 0.05
         assert abs(left_v - layout.lips_v) < 0.08 and abs(right_v - layout.lips_v) < 0.08
     assert layouts["ava"].mouth_half_width > max(layouts["grace"].mouth_half_width,
