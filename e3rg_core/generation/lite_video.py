@@ -2,7 +2,7 @@
 
 The face box from faces.largest_face places a fixed set of anchors (mouth, eyes, brows, cheeks) at typical
 positions for a frontal face; the line where the lips meet is found in the photo (the darkest row under the
-nose) and the mouth anchors follow it. Each frame is two warps with precomputed grids:
+nose) and followed out to the mouth's corners, and the mouth anchors sit on them. Each frame is two warps with precomputed grids:
   1. a face warp that holds the expression (mouth corners, lips, cheeks, eyelids and brows moved as in the
      FACS prototype of the emotion), opens the jaw with the speech's loudness, rounds the lips on dark
      (low-centroid) vowels and closes the eyes for blinks; the parted lips show the upper teeth and the dark
@@ -49,7 +49,10 @@ LIPS_MEET = 0.82            # where the lips meet on a typical face; the photo's
 LIPS_SEARCH = (0.74, 0.90)  # ... within these rows, between these columns:
 LIPS_SEARCH_HALF_WIDTH = 0.1
 CHIN_BELOW_LIPS = 0.2
-MOUTH_HALF_WIDTH = 0.17
+MOUTH_HALF_WIDTH = 0.17      # a typical closed mouth's; each photo's own corners are traced (mouth_corners)
+MOUTH_HALF_WIDTHS = (0.12, 0.25)
+CORNER_CONTRAST = 0.3       # the lip line ends where it is darker than the skin around by less than this share
+CORNER_SKEW = 1.2           # ... of its middle's; one side may reach at most this much further than the other
 MOUTH_GAP = 0.075           # jaw drop at full loudness, in face widths
 UPPER_TEETH = 0.026         # how far the upper teeth show below the upper lip, in face widths
 TEETH_HALF_WIDTH = 0.8      # ... and across the opening (the corners show the dark of the mouth)
@@ -92,31 +95,33 @@ LOOKS: dict[str, Look] = {
     "neutral": Look(),
     "happy": Look(
         moves=(*_pair("corner_l", "corner_r", -0.04, -0.075), *_pair("cheek_l", "cheek_r", 0.0, -0.025),
-               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.018), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.01)),
-        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=1.2, mouth_rest=1.3, mouth_width=1.35,
-        teeth=1.6, smile=True),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.008), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.03),
+               *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.03)),
+        gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=0.6, mouth_rest=1.6, mouth_width=1.35,
+        teeth=3.0, smile=True),
     "sad": Look(
-        moves=(*_pair("corner_l", "corner_r", 0.015, 0.075), ("lower_lip", 0.0, -0.02), ("upper_lip", 0.0, 0.008),
+        moves=(*_pair("corner_l", "corner_r", 0.015, 0.08), ("lower_lip", 0.0, -0.02), ("upper_lip", 0.0, 0.008),
                *_pair("brow_inner_l", "brow_inner_r", 0.015, -0.06), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.025),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.02), *_pair("cheek_l", "cheek_r", 0.0, 0.015)),
-        gains=(0.98, 0.99, 1.03), saturation=0.88, brightness=-0.025, sway=0.6, tilt=2.0, lift=0.02),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.04), *_pair("cheek_l", "cheek_r", 0.0, 0.015)),
+        gains=(0.98, 0.99, 1.03), saturation=0.88, brightness=-0.025, sway=0.3),
     "surprised": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.08), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.08),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.0, -0.11), *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.11),
                *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.018), *_pair("lower_lid_l", "lower_lid_r", 0.0, 0.01),
                *_pair("corner_l", "corner_r", 0.03, 0.015)),
-        gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=2.2,
-        mouth_width=0.75),
+        gains=(1.01, 1.01, 1.02), saturation=1.04, brightness=0.025, sway=1.1, lift=-0.015, mouth_rest=2.8,
+        mouth_width=0.65),
     "angry": Look(
-        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.035, 0.065), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.015),
-               *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.01), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.025),
+        moves=(*_pair("brow_inner_l", "brow_inner_r", 0.045, 0.085), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.015),
+               *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.012), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.03),
                ("upper_lip", 0.0, 0.012), ("lower_lip", 0.0, -0.02), *_pair("corner_l", "corner_r", 0.015, 0.025)),
-        gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=1.3, lift=0.01),
+        gains=(1.05, 0.98, 0.96), saturation=1.05, brightness=-0.01, sway=0.5, mouth_rest=0.9, mouth_width=1.2,
+        teeth=2.5),
     "fear": Look(
         moves=(*_pair("brow_inner_l", "brow_inner_r", 0.025, -0.075),
                *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.02),
                *_pair("upper_lid_l", "upper_lid_r", 0.0, -0.022), *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.01),
-               *_pair("corner_l", "corner_r", -0.05, 0.035)),
-        gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.8, lift=0.01, mouth_rest=1.4,
+               *_pair("corner_l", "corner_r", -0.05, 0.075)),
+        gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.5, lift=0.01, mouth_rest=1.4,
         mouth_width=1.3, teeth=0.8),
     "disgusted": Look(
         moves=(("upper_lip", 0.0, -0.035), *_pair("brow_inner_l", "brow_inner_r", 0.02, 0.04),
@@ -138,6 +143,34 @@ class PortraitLayout:
     face_y: float
     face_side: float
     lips_v: float = LIPS_MEET   # where the lips meet, in face-box units
+    corners: tuple[tuple[float, float], tuple[float, float]] = ((0.5 - MOUTH_HALF_WIDTH, LIPS_MEET),
+                                                                (0.5 + MOUTH_HALF_WIDTH, LIPS_MEET))
+
+    @property
+    def mouth_u(self) -> float:
+        return (self.corners[0][0] + self.corners[1][0]) / 2
+
+    @property
+    def mouth_half_width(self) -> float:
+        return (self.corners[1][0] - self.corners[0][0]) / 2
+
+    @property
+    def anchors(self) -> dict[str, tuple[float, float, float]]:
+        """ANCHORS with the mouth corners (and the cheeks above them) moved to this photo's corners; the mouth
+        anchors' rows stay relative to the typical lip line, as expression_field expects."""
+        shift = self.lips_v - LIPS_MEET
+        scale = self.mouth_half_width / MOUTH_HALF_WIDTH
+        anchors = dict(ANCHORS)
+        for side, (u, v) in zip("lr", self.corners, strict=True):
+            _, _, sigma = ANCHORS[f"corner_{side}"]
+            cheek_u, cheek_v, cheek_sigma = ANCHORS[f"cheek_{side}"]
+            outward = u - ANCHORS[f"corner_{side}"][0]
+            anchors[f"corner_{side}"] = (u, v - shift, sigma * scale)
+            anchors[f"cheek_{side}"] = (cheek_u + outward, cheek_v, cheek_sigma)
+        for name in ("upper_lip", "lower_lip"):
+            _, v, sigma = ANCHORS[name]
+            anchors[name] = (self.mouth_u, v, sigma * scale)
+        return anchors
 
     def point(self, u: float, v: float) -> tuple[float, float]:
         return self.face_x + u * self.face_side, self.face_y + v * self.face_side
@@ -150,7 +183,7 @@ class PortraitLayout:
 
     def mouth_box(self) -> Box:
         """The pixels that speaking changes: the lips, the opened mouth and the chin."""
-        return self.region(0.5 - MOUTH_HALF_WIDTH - 0.06, self.lips_v - 0.08, 0.5 + MOUTH_HALF_WIDTH + 0.06,
+        return self.region(self.corners[0][0] - 0.06, self.lips_v - 0.08, self.corners[1][0] + 0.06,
                            self.lips_v + MOUTH_GAP * 2 + 0.04)
 
 
@@ -174,14 +207,49 @@ def lips_line(portrait: np.ndarray, face: Box) -> float:
     return float((y0 + edge - face.y) / face.height)
 
 
+def mouth_corners(portrait: np.ndarray, face: Box, lips_v: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The mouth's corners (u, v in face-box units): the line where the lips meet, followed from the middle
+    outward column by column (a pixel or so up or down each step, so a smile's rising corners are followed)
+    until it is no darker than the skin just above and below it. The wider side is cut to CORNER_SKEW times
+    the narrower (a smile's crease can carry the trace into the cheek)."""
+    side = face.width
+    gray = cv2.GaussianBlur(cv2.cvtColor(portrait, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0),
+                            max(0.5, side * 0.006))
+    half = max(2, int(round(0.035 * side)))
+    step = max(1, int(round(side * 0.01)))
+    paths = []
+    for direction in (-1, 1):
+        x, y = int(round(face.x + 0.5 * side)), int(round(face.y + lips_v * side))
+        path, reference, misses = [], None, 0
+        while abs(x - face.x - 0.5 * side) < MOUTH_HALF_WIDTHS[1] * 1.5 * side and misses < 2:
+            x += direction * step
+            if not (half + step <= y < gray.shape[0] - half - step and 0 <= x < gray.shape[1]):
+                break
+            y += int(np.argmin(gray[y - step:y + step + 1, x])) - step
+            contrast = (gray[y - half, x] + gray[y + half, x]) / 2 - gray[y, x]
+            reference = contrast if reference is None else reference
+            if reference <= 0 or contrast < CORNER_CONTRAST * reference:
+                misses += 1
+            else:
+                misses = 0
+                path.append(((x - face.x) / side, (y - face.y) / side))
+        paths.append(path or [(0.5 + direction * MOUTH_HALF_WIDTH, lips_v)])
+    reach = [abs(path[-1][0] - 0.5) for path in paths]
+    limit = float(np.clip(min(reach) * CORNER_SKEW, *MOUTH_HALF_WIDTHS))
+    left, right = ([point for point in path if abs(point[0] - 0.5) <= limit][-1] for path in paths)
+    low = MOUTH_HALF_WIDTHS[0]
+    return (min(left[0], 0.5 - low), left[1]), (max(right[0], 0.5 + low), right[1])
+
+
 def portrait_layout(portrait: np.ndarray) -> PortraitLayout:
     face = largest_face(portrait)
+    lips_v = lips_line(portrait, face)
     crop = face.expanded_square(FRAME_MARGIN, portrait.shape)
     size = int(np.clip(crop.width, MIN_FRAME_SIDE, MAX_FRAME_SIDE)) // 2 * 2
     scale = size / crop.width
     return PortraitLayout(crop=crop, size=size, face_x=(face.x - crop.x) * scale,
                           face_y=(face.y - crop.y) * scale, face_side=face.width * scale,
-                          lips_v=lips_line(portrait, face))
+                          lips_v=lips_v, corners=mouth_corners(portrait, face, lips_v))
 
 
 def framed_portrait(portrait: np.ndarray, layout: PortraitLayout) -> np.ndarray:
@@ -293,15 +361,17 @@ class _Rig:
         side, lips = layout.face_side, layout.lips_v
         self.face_roi = layout.region(-0.2, 0.0, 1.2, lips + 0.63)
         self.face_u, self.face_v, self.face_grid = self._grid(self.face_roi)
-        self.expression = expression_field(self.face_u, self.face_v, look, layout.face_side, lips)
+        self.expression = expression_field(self.face_u, self.face_v, look, layout.face_side, lips, layout.anchors)
         u, v = self.face_u, self.face_v
         # Jaw: everything from where the lips meet down to the chin drops; the lens shape comes from the
         # narrow horizontal profile. The step's width keeps the map monotonic at the widest opening.
         chin = lips + CHIN_BELOW_LIPS
         below_lips = 1 / (1 + np.exp(-(v - lips) / (MOUTH_GAP * 0.3)))
         below_chin = np.where(v > chin, np.exp(-((v - chin) / 0.1) ** 2), 1.0)
-        self.jaw = -(np.exp(-((u - 0.5) / 0.16) ** 2 / 2) * below_lips * below_chin * side).astype(np.float32)
-        self.rounding = ((u - 0.5) * np.exp(-((u - 0.5) / 0.2) ** 2 - ((v - lips) / 0.06) ** 2)
+        mouth_u, width = layout.mouth_u, layout.mouth_half_width / MOUTH_HALF_WIDTH
+        self.jaw = -(np.exp(-((u - mouth_u) / (0.16 * width)) ** 2 / 2) * below_lips * below_chin
+                     * side).astype(np.float32)
+        self.rounding = ((u - mouth_u) * np.exp(-((u - mouth_u) / (0.2 * width)) ** 2 - ((v - lips) / 0.06) ** 2)
                          * LIP_ROUNDING * side).astype(np.float32)
         self.mouth_rest = look.mouth_rest * strength
         self.mouth_width = 1 + (look.mouth_width - 1) * min(strength, 1.0)
@@ -312,7 +382,7 @@ class _Rig:
         head, face = self.head_roi, self.face_roi
         self.face_in_head = np.s_[face.y - head.y:face.y - head.y + face.height,
                                   face.x - head.x:face.x - head.x + face.width]
-        mouth_x, mouth_y = (int(round(c)) for c in layout.point(0.5, lips))
+        mouth_x, mouth_y = (int(round(c)) for c in layout.point(layout.mouth_u, lips))
         self.mouth_in_head = (mouth_y - head.y, mouth_x - head.x)
 
     def _grid(self, roi: Box) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
@@ -410,8 +480,8 @@ class _Rig:
         half_h = opening if self.smile else opening / 2
         if half_h * side < 0.5:
             return
-        half_w = MOUTH_HALF_WIDTH * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding) * self.mouth_width
-        center_u = 0.5 + moved[0]
+        half_w = self.layout.mouth_half_width * (0.55 + 3.5 * opening) * (1 - 0.3 * rounding) * self.mouth_width
+        center_u = self.layout.mouth_u + moved[0]
         center_v = self.layout.lips_v + moved[1] + (0.0 if self.smile else half_h)
         above, below = (SMILE_CURVE * half_h, half_h) if self.smile else (half_h, half_h)
         rows = np.flatnonzero((self.face_v[:, 0] >= center_v - above - 2 / side)
