@@ -25,16 +25,18 @@ BANK_FILE = Path(__file__).with_name("listener-replies-ed-valid.npz")
 FORMAT = "e3rg-listener-bank/1"
 MAX_WORDS = 25
 TURN_WEIGHT = 0.6           # the latest speaker turn against all the speaker said, in the key
-CANDIDATES = 400            # the nearest keys looked through for one that fits
+CANDIDATES = 1500           # the nearest keys looked through: few replies fit a turn they were not written for
 SAME_STANCE_BONUS = 0.1
 SAME_FAMILY_BONUS = 0.05
 SHARED_WORD_BONUS = 0.08    # per word of the turn the reply takes up (two at most): specifics beat similarity
 SAME_POSITION_BONUS = 0.03  # an opening reply for an opening turn, a later one for a later turn
-# A reply that takes up nothing of this conversation ("That's interesting.") fits many turns, and so would answer
-# many of them alike.
+# A reply that takes up nothing of this conversation fits many turns, and so would answer many of them alike: a
+# short one ("I can understand that.") is filler and is not said at all, a longer one ranks lower.
+FILLER_WORDS = 6
 GENERIC_PENALTY = 0.08
 MIN_SIMILARITY = 0.3        # below it the nearest story is another story: the reflective writer answers
-CLOSE_SCORES = 0.05
+CLOSE_SCORES = 0.1         # how far below the best a reply may score and still take its turn
+SHORTLIST = 6
 
 # Stances whose replies can stand in for each other: worry fits an illness, sympathy for sadness fits a worry.
 # A death takes only replies written for a death.
@@ -69,6 +71,13 @@ _ASKS_WHAT = re.compile(r"what happened|what was it\b|why is that|why\?", re.IGN
 _PRONOUNS = tuple(re.compile(p, re.IGNORECASE) for p in (r"\b(?:he|him|his)\b", r"\b(?:she|her|hers)\b",
                                                           r"\b(?:they|them|their)\b"))
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+# Function words: said about anything, so never a sign that a reply takes up what the speaker said.
+_FUNCTION_WORDS = frozenset("""a an the and or but if so as of at by for with about into on in to from up down out
+over under then than when where why how all any both each more most other some such no nor not only own same too
+very can will just should now i me my we our you your he him his she her it its they them their what which who this
+that these those am is are was were be been being have has had do does did would could might must may it's that's
+i'm you're he's she's they're we're i've you've i'd you'd i'll you'll isn't aren't wasn't weren't don't didn't
+won't can't couldn't there there's here what's oh well yes yeah""".split())
 
 
 def stem(word: str) -> str:
@@ -150,6 +159,7 @@ class ListenerBank:
 
     def __init__(self, keys: np.ndarray, replies: list[BankedReply], generic: frozenset[str]):
         self.keys, self.replies, self.generic = keys, replies, generic
+        self.function_words = frozenset(stem(w) for w in _FUNCTION_WORDS)
 
     @classmethod
     def load(cls, path: Path = BANK_FILE) -> ListenerBank:
@@ -172,8 +182,9 @@ class ListenerBank:
         latest = speaker[-1] if speaker else ""
         family = FAMILY[stance]
         allowed = self.generic | frozenset().union(*(stems(u.utterance) for u in history))
-        specific = stems(latest) - self.generic
-        specific_in_talk = allowed - self.generic
+        plain = self.generic | self.function_words
+        specific = stems(latest) - plain
+        specific_in_talk = allowed - plain
         opening_turn = len(speaker) == 1
         similarity = self.keys @ key
         scored = []
@@ -192,6 +203,8 @@ class ListenerBank:
             if opening is not None and opening(text) in used_openings:
                 continue
             shared = len(reply.words & specific_in_talk)
+            if not shared and len(text.split()) < FILLER_WORDS:
+                continue
             score = (similarity[index] + SAME_STANCE_BONUS * (reply.stance == stance)
                      + SAME_FAMILY_BONUS * (their == family) + SHARED_WORD_BONUS * min(2, len(reply.words & specific))
                      + SAME_POSITION_BONUS * (reply.opening_turn == opening_turn) - GENERIC_PENALTY * (not shared))
@@ -201,9 +214,17 @@ class ListenerBank:
         top = max(scored)
         if top[1] < MIN_SIMILARITY:
             return None
-        # Replies scored as well as the best, within a hair, take turns, so that common turns do not all get one.
-        close = sorted({text for score, _, text in scored if score >= top[0] - CLOSE_SCORES})
-        return neat(random.Random(" ".join(u.utterance for u in history)).choice(close))
+        # The few best replies take turns: a reply near the middle of many stories ("I can understand that.") would
+        # otherwise win for a third of all turns.
+        shortlist, seen = [], set()
+        for score, _, text in sorted(scored, reverse=True):
+            said = neat(text)
+            if said.lower() not in seen and score >= top[0] - CLOSE_SCORES:
+                shortlist.append(said)
+                seen.add(said.lower())
+            if len(shortlist) == SHORTLIST:
+                break
+        return random.Random(" ".join(u.utterance for u in history)).choice(shortlist)
 
 
 def key_texts(history: tuple[Utterance, ...]) -> tuple[str, str]:
