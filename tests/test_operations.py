@@ -17,6 +17,7 @@ GRADIO_CACHE = "gradio"     # gradio's cache in the temporary folder, where GRAD
 # More turns than CONCURRENT_TURNS can serve and QUEUE_SIZE can hold: the rest find the Space busy.
 FLOOD = settings.CONCURRENT_TURNS + QUEUE_SIZE + 3
 PAGE_BUSY = "This application is currently busy"    # gradio's page, for a full queue
+PAGE_QUEUED = f"queue: {QUEUE_SIZE}/{QUEUE_SIZE} |"     # gradio's status of a turn waiting last in a full queue
 # gradio_client's QueueError for a full queue (it joins gradio's queue even for /respond), and /respond's own error
 # where a caller skips the queue (MCP, the JavaScript client: admission.TurnGate)
 API_BUSY = ("QueueError: Queue is full! Please try again.", "The Space is busy")
@@ -89,6 +90,16 @@ def test_a_busy_space_is_a_clear_api_error_and_the_server_recovers(space):
     assert _video_turn(app.url) == ""
 
 
+def _wait_for_a_waiting_turn(pages, timeout_s: float = 120) -> None:
+    """Until one of the pages shows its turn waiting in gradio's queue (every place serving a turn)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if any(page.get_by_text(PAGE_QUEUED).count() for page in pages):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no page showed {PAGE_QUEUED!r} within {timeout_s:.0f} s")
+
+
 @pytest.mark.browser
 def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space):
     if not Path("/usr/bin/chromium").exists():
@@ -107,12 +118,17 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
             page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
             page.locator("#turn-text textarea").fill(f"My brother called me back after {n + 2} years of silence.")
             pages.append(page)
-        for page in pages:
+        *served, last = pages
+        for page in served:
             page.get_by_role("button", name="Respond", exact=True).click()
-        last = pages[-1]
+        # Pages clicked one after another reach the server in any order: only once one of them shows its turn
+        # waiting is the queue known to be full, and the last visitor is sure to find it so.
+        _wait_for_a_waiting_turn(served)
+        last.get_by_role("button", name="Respond", exact=True).click()
         last.get_by_text(PAGE_BUSY).first.wait_for(timeout=60_000)
-        for page in pages[:-1]:
+        for page in served:
             page.locator("#bundle a[download]").wait_for(timeout=300_000)
+            assert not page.get_by_text(PAGE_BUSY).count(), "a visitor being served was told the Space is busy"
         # the load has passed: the visitor turned away is answered on the same page
         last.get_by_role("button", name="Respond", exact=True).click()
         last.locator("#bundle a[download]").wait_for(timeout=240_000)
