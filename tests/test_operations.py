@@ -1,8 +1,10 @@
 """The server as a Space runs it for weeks (`python app.py`, lite tier, offline): the sweeper clears old files
 without waiting for a request, and a busy Space turns visitors (gradio's full queue) and API clients (the API's
 turn gate) away with a clear message, and lets them in again once the load has passed."""
+import json
 import os
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +19,6 @@ GRADIO_CACHE = "gradio"     # gradio's cache in the temporary folder, where GRAD
 # More turns than CONCURRENT_TURNS can serve and QUEUE_SIZE can hold: the rest find the Space busy.
 FLOOD = settings.CONCURRENT_TURNS + QUEUE_SIZE + 3
 PAGE_BUSY = "This application is currently busy"    # gradio's page, for a full queue
-PAGE_QUEUED = f"queue: {QUEUE_SIZE}/{QUEUE_SIZE} |"     # gradio's status of a turn waiting last in a full queue
 # gradio_client's QueueError for a full queue (it joins gradio's queue even for /respond), and /respond's own error
 # where a caller skips the queue (MCP, the JavaScript client: admission.TurnGate)
 API_BUSY = ("QueueError: Queue is full! Please try again.", "The Space is busy")
@@ -90,14 +91,18 @@ def test_a_busy_space_is_a_clear_api_error_and_the_server_recovers(space):
     assert _video_turn(app.url) == ""
 
 
-def _wait_for_a_waiting_turn(pages, timeout_s: float = 120) -> None:
-    """Until one of the pages shows its turn waiting in gradio's queue (every place serving a turn)."""
-    deadline = time.monotonic() + timeout_s
+def _wait_until_the_queue_is_full(url: str, timeout_s: float = 120) -> None:
+    """Until gradio's queue holds QUEUE_SIZE turns waiting, twice half a second apart: a turn that joins while a
+    place is free waits milliseconds, so a full queue seen twice means every place is serving a turn."""
+    deadline, full_before = time.monotonic() + timeout_s, False
     while time.monotonic() < deadline:
-        if any(page.get_by_text(PAGE_QUEUED).count() for page in pages):
+        with urllib.request.urlopen(f"{url.rstrip('/')}/gradio_api/queue/status", timeout=10) as response:
+            full = json.load(response)["queue_size"] >= QUEUE_SIZE
+        if full and full_before:
             return
-        time.sleep(0.2)
-    raise AssertionError(f"no page showed {PAGE_QUEUED!r} within {timeout_s:.0f} s")
+        full_before = full
+        time.sleep(0.5)
+    raise AssertionError(f"gradio's queue did not fill within {timeout_s:.0f} s")
 
 
 @pytest.mark.browser
@@ -121,9 +126,9 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
         *served, last = pages
         for page in served:
             page.get_by_role("button", name="Respond", exact=True).click()
-        # Pages clicked one after another reach the server in any order: only once one of them shows its turn
-        # waiting is the queue known to be full, and the last visitor is sure to find it so.
-        _wait_for_a_waiting_turn(served)
+        # Pages clicked one after another reach the server in any order (the last visitor's turn could overtake
+        # another's and be served): only once the queue is seen full is the last visitor sure to find it so.
+        _wait_until_the_queue_is_full(app.url)
         last.get_by_role("button", name="Respond", exact=True).click()
         last.get_by_text(PAGE_BUSY).first.wait_for(timeout=60_000)
         for page in served:
