@@ -76,8 +76,10 @@ with gr.Blocks(title="E3RG: empathetic avatar replies",
     turn.text.submit(views.respond_ui, inputs, outputs, api_name="respond_stream_text",
                      concurrency_limit=settings.CONCURRENT_TURNS, concurrency_id="turn", api_visibility="undocumented")
     # The chart follows the vote's tally, so a replayed example (which cannot carry a plot value) draws it too.
+    # Unqueued, as is the avatar's preview below: they cost nothing, and a queued one takes a place in a full
+    # queue, so that a visitor being served would be told the Space is busy and lose the chart.
     detail.vote_tally.change(views.chart_votes, detail.vote_tally, detail.votes_plot, api_visibility="private",
-                             show_progress="hidden")
+                             show_progress="hidden", queue=False)
     turn.clear.add([turn.text, turn.audio, turn.video, *example_outputs])
     talk.new_conversation.click(lambda: ([], [], []), None, [dialogue, talk.history, talk.chat],
                                 api_name="new_conversation", api_visibility="undocumented")
@@ -94,7 +96,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies",
                                       session_dir], [turn.avatar, session_avatars, session_dir], api_name="add_avatar",
                    api_visibility="undocumented")
     turn.avatar.change(views.show_avatar, [turn.avatar, session_avatars], preview, api_name="show_avatar",
-                       api_visibility="undocumented")
+                       api_visibility="undocumented", queue=False)
     gr.Examples(
         examples=[["I finally got accepted into the nursing program after three years of trying!", None, None],
                   ["", str(EXAMPLES / "turn_audio.wav"), None],
@@ -115,7 +117,7 @@ with gr.Blocks(title="E3RG: empathetic avatar replies",
     # waiting for them as gradio's queue does the page's.
     api_button.click(api.respond, api_inputs, api_outputs, api_name="respond", queue=False)
     avatars_button.click(api.list_avatars, None, avatar_list, api_name="list_avatars", queue=False)
-    demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False)
+    demo.load(views.show_avatar, [turn.avatar, session_avatars], preview, api_name=False, queue=False)
 
 demo.queue(default_concurrency_limit=settings.CONCURRENT_TURNS, max_size=settings.queue_size())
 # How the Space launches (the tests launch with the same): agents reach the API's tools over MCP.

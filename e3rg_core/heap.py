@@ -1,7 +1,8 @@
 """The C heap of a long-running server: glibc's malloc keeps memory that turns have freed, in one arena per thread
 that ever allocated, and hands little of it back. Gradio serves each turn on a worker thread of a pool, so over
-days every worker grows an arena of its own, full of freed but held pages. Fewer arenas and a regular trim keep
-resident memory where the turns' live data is. Elsewhere than glibc (macOS, musl) both do nothing."""
+days every worker grows an arena of its own, full of freed but held pages. Fewer arenas, and a trim after every
+turn (views.run_turn) and every sweep, keep resident memory where the live data is. Elsewhere than glibc (macOS,
+musl) both do nothing."""
 from __future__ import annotations
 
 import ctypes

@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import gradio as gr
 import pandas as pd
 
+from . import heap
 from .contracts import GenerationSettings, Profile, Utterance
 from .dialogue import history_from_rows, load_dialogue_so_far, rows_from_history
 from .display import (CHART_COLUMNS, chat_messages, compare_note, engine_line, headline,
@@ -35,8 +36,13 @@ def run_turn(runner: TurnRunner, history: tuple[Utterance, ...], text: str | Non
     request = ResponseRequest(history=history, text=text or "", audio_path=audio or None, video_path=video or None,
                               avatar=avatar if isinstance(avatar, str) else avatar.name, k_shot=int(k_shot),
                               settings=settings)
-    for reply in runner.respond(request, workdir, avatar=None if isinstance(avatar, str) else avatar):
-        yield reply, workdir
+    try:
+        for reply in runner.respond(request, workdir, avatar=None if isinstance(avatar, str) else avatar):
+            yield reply, workdir
+    finally:
+        # A turn frees some hundred MiB of arrays and tensors that glibc keeps; handed back now, the server's
+        # resident memory is what it holds between turns, not what the last few turns left (heap.py).
+        heap.trim()
 
 
 def check_expression_mode(mode: str | None) -> str:

@@ -1,8 +1,10 @@
 """The server as a Space runs it for weeks (`python app.py`, lite tier, offline): the sweeper clears old files
 without waiting for a request, and a busy Space turns visitors (gradio's full queue) and API clients (the API's
 turn gate) away with a clear message, and lets them in again once the load has passed."""
+import json
 import os
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -89,6 +91,20 @@ def test_a_busy_space_is_a_clear_api_error_and_the_server_recovers(space):
     assert _video_turn(app.url) == ""
 
 
+def _wait_until_the_queue_is_full(url: str, timeout_s: float = 120) -> None:
+    """Until gradio's queue holds QUEUE_SIZE turns waiting, twice half a second apart: a turn that joins while a
+    place is free waits milliseconds, so a full queue seen twice means every place is serving a turn."""
+    deadline, full_before = time.monotonic() + timeout_s, False
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{url.rstrip('/')}/gradio_api/queue/status", timeout=10) as response:
+            full = json.load(response)["queue_size"] >= QUEUE_SIZE
+        if full and full_before:
+            return
+        full_before = full
+        time.sleep(0.5)
+    raise AssertionError(f"gradio's queue did not fill within {timeout_s:.0f} s")
+
+
 @pytest.mark.browser
 def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space):
     if not Path("/usr/bin/chromium").exists():
@@ -107,12 +123,17 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
             page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
             page.locator("#turn-text textarea").fill(f"My brother called me back after {n + 2} years of silence.")
             pages.append(page)
-        for page in pages:
+        *served, last = pages
+        for page in served:
             page.get_by_role("button", name="Respond", exact=True).click()
-        last = pages[-1]
+        # Pages clicked one after another reach the server in any order (the last visitor's turn could overtake
+        # another's and be served): only once the queue is seen full is the last visitor sure to find it so.
+        _wait_until_the_queue_is_full(app.url)
+        last.get_by_role("button", name="Respond", exact=True).click()
         last.get_by_text(PAGE_BUSY).first.wait_for(timeout=60_000)
-        for page in pages[:-1]:
+        for page in served:
             page.locator("#bundle a[download]").wait_for(timeout=300_000)
+            assert not page.get_by_text(PAGE_BUSY).count(), "a visitor being served was told the Space is busy"
         # the load has passed: the visitor turned away is answered on the same page
         last.get_by_role("button", name="Respond", exact=True).click()
         last.locator("#bundle a[download]").wait_for(timeout=240_000)
