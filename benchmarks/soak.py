@@ -7,8 +7,9 @@ what it leaves on disk can be told from the rest of the machine's. Several gradi
 /respond at once: text, audio and video mixed in a fixed pattern (every 50 turns hold the same mix), each turn
 distinct (its text and dialogue so far composed from parts; its audio cut and scaled from the example clip), and
 every ten turns of a caller come from a new visitor (a new client: a new session on the server).
-After the warm-up, every 50 turns it records the resident memory of the server's process tree, its open files,
-the disk used under its temporary folder and the latency of those turns; it prints a table and writes JSON.
+After the warm-up, every 50 turns, once they are all done, it records the resident memory of the server's process
+tree, its open files, the disk used under its temporary folder and the latency of those turns; it prints a table
+and writes JSON.
 
 Targets (issue 25; 2 cores): from turn 100 to the last, resident memory grows by less than 50 MiB; the disk
 under the temporary folder stays under settings.TEMP_FILES_CAP_BYTES; open files stay flat; the median latency
@@ -299,13 +300,13 @@ def main() -> None:
             print(f"{'turns':>6} {'rss MiB':>8} {'files':>6} {'disk MiB':>9} {'tmp files':>9} {'median s':>8} "
                   f"{'p90 s':>6} {'cpu s/turn':>10} {'errors':>6} {'load':>5}", flush=True)
 
-            def record(result: Done) -> None:
+            def collect(result: Done) -> None:
                 results.append(result)
                 window.append(result)
                 if result.error:
                     print(f"turn {result.index} ({result.kind}) failed: {result.error}", flush=True)
-                if len(results) % EVERY and len(results) != args.turns:
-                    return
+
+            def reading() -> None:
                 seconds = sorted(r.seconds for r in window)
                 disk, files = disk_used(server_tmp)
                 cpu = tree_cpu_seconds(pid)
@@ -329,7 +330,12 @@ def main() -> None:
 
                 write(args, rows, results, app)    # after every row, so a soak cut short leaves its figures
 
-            run_turns(app.url, turns(args.turns), args.callers, client_tmp, record)
+            # Each reading waits for its EVERY turns to finish: read mid-turn, memory and open files would count
+            # whatever the turns in flight hold at that instant.
+            measured = turns(args.turns)
+            for start in range(0, args.turns, EVERY):
+                run_turns(app.url, measured[start:start + EVERY], args.callers, client_tmp, collect)
+                reading()
             print(json.dumps(write(args, rows, results, app), indent=2))
 
 
