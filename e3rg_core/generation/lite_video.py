@@ -2,7 +2,8 @@
 
 The face box from faces.largest_face places a fixed set of anchors (mouth, eyes, brows, cheeks) at typical
 positions for a frontal face; the line where the lips meet is found in the photo (the darkest row under the
-nose) and followed out to the mouth's corners, and the mouth anchors sit on them. Each frame is two warps with precomputed grids:
+nose) and followed out to the mouth's corners, and the mouth anchors sit on them. Each frame is two warps with
+precomputed grids:
   1. a face warp that holds the expression (mouth corners, lips, cheeks, eyelids and brows moved as in the
      FACS prototype of the emotion), opens the jaw with the speech's loudness, rounds the lips on dark
      (low-centroid) vowels and closes the eyes for blinks; the parted lips show the upper teeth and the dark

@@ -16,7 +16,7 @@ from ..metrics import opening
 from .listener_bank import FAMILY, ListenerBank, key_texts, shared_bank, turn_key
 from .prompts import listener_stance
 from .reflection import tidy
-from .reflective_writer import ReflectiveReplyWriter, fits, news, situation_stance
+from .reflective_writer import ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news, situation_stance
 
 # A banked reply that only asks ("What was the interview for?") is met first with a word for the feeling.
 REACTIONS = {
@@ -34,7 +34,6 @@ _FEELING_WORDS = re.compile(r"\b(?:sorry|sad|hard|tough|rough|awful|terrible|hor
                             r"annoy\w*|great|glad|happy|wonderful|awesome|amazing|exciting|excited|nice|cool|lovely|"
                             r"congrat\w*|proud|luck\w*|hope|bummer|oh no|wow|ugh|yikes|poor|understand|"
                             r"imagine|must)\b", re.IGNORECASE)
-_ASKED = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", re.IGNORECASE)
 
 
 class BankedReplyWriter(ReplyWriter):
@@ -55,12 +54,12 @@ class BankedReplyWriter(ReplyWriter):
         """The reply, and whether a real listener wrote it (False: the reflective writer's)."""
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
-        if not latest.strip() or _ASKED.search(latest) or len(tidy(latest).split()) < 2:
+        if not latest.strip() or ASKS_THE_LISTENER.search(latest) or len(tidy(latest).split()) < 2:
             return self.fallback.reply(request, emotion)[0], False
         stance = situation_stance(tidy(latest), listener_stance(emotion))
         key = turn_key(*self.encoder(list(key_texts(history))))
         used = {opening(u.utterance) for u in history if u.role == "listener"}
-        text = self.bank.choose(key, history, stance, news(tidy(latest)), used, opening)
+        text = self.bank.choose(key, history, stance, news(tidy(latest)), used)
         if text is None:
             return self.fallback.reply(request, emotion)[0], False
         family = FAMILY[stance]

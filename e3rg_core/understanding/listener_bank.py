@@ -19,6 +19,7 @@ import numpy as np
 
 from ..contracts import Utterance
 from ..errors import CheckpointMismatchError
+from ..metrics import opening
 from .reflection import tidy
 
 BANK_FILE = Path(__file__).with_name("listener-replies-ed-valid.npz")
@@ -103,8 +104,7 @@ def speakable(reply: str) -> bool:
 def neat(reply: str) -> str:
     """ED's typing made plain: "i" -> "I", "thats" -> "that's", a capital after each sentence end, an end mark."""
     text = re.sub(r"\b[A-Z]{2,}\b(?<!\bOK)", lambda m: m.group().lower(), tidy(reply))    # "OH. That's"
-    text = re.sub(r"\b(?:thats|its|youre|u)\b", lambda m: {"thats": "that's", "its": "it's", "youre": "you're",
-                                                          "u": "you"}[m.group()], text)
+    text = re.sub(r"\b(?:its|youre|u)\b", lambda m: {"its": "it's", "youre": "you're", "u": "you"}[m.group()], text)
     text = re.sub(r"\s+([.!?,])", r"\1", text)
     text = re.sub(r"([.!?])[.!?]+", r"\1", text)
     text = re.sub(r"(^|[.!?]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
@@ -175,7 +175,7 @@ class ListenerBank:
         return cls(keys, replies, generic)
 
     def choose(self, key: np.ndarray, history: tuple[Utterance, ...], stance: str, news: tuple[bool, bool],
-               used_openings: set[tuple[str, ...]] = frozenset(), opening=None) -> str | None:
+               used_openings: set[tuple[str, ...]] = frozenset()) -> str | None:
         """The best-fitting reply for a turn whose key is `key`, whose situation calls for `stance` and whose latest
         words tell (bad news, good news); None when no near reply fits."""
         speaker = [u.utterance for u in history if u.role == "speaker"]
@@ -200,7 +200,7 @@ class ListenerBank:
             text = without_stray_questions(reply.text, specific_in_talk)
             if text is None:
                 continue
-            if opening is not None and opening(text) in used_openings:
+            if opening(text) in used_openings:
                 continue
             shared = len(reply.words & specific_in_talk)
             if not shared and len(text.split()) < FILLER_WORDS:
@@ -209,17 +209,15 @@ class ListenerBank:
                      + SAME_FAMILY_BONUS * (their == family) + SHARED_WORD_BONUS * min(2, len(reply.words & specific))
                      + SAME_POSITION_BONUS * (reply.opening_turn == opening_turn) - GENERIC_PENALTY * (not shared))
             scored.append((score, similarity[index], text))
-        if not scored:
-            return None
-        top = max(scored)
-        if top[1] < MIN_SIMILARITY:
+        ranked = sorted(scored, reverse=True)
+        if not ranked or ranked[0][1] < MIN_SIMILARITY:
             return None
         # The few best replies take turns: a reply near the middle of many stories ("I can understand that.") would
         # otherwise win for a third of all turns.
         shortlist, seen = [], set()
-        for score, _, text in sorted(scored, reverse=True):
+        for score, _, text in ranked:
             said = neat(text)
-            if said.lower() not in seen and score >= top[0] - CLOSE_SCORES:
+            if said.lower() not in seen and score >= ranked[0][0] - CLOSE_SCORES:
                 shortlist.append(said)
                 seen.add(said.lower())
             if len(shortlist) == SHORTLIST:

@@ -228,6 +228,7 @@ _PERSON_QUESTIONS = {
     "illness": ("How is your {p} doing today?", "How is your {p} holding up?"),
     "relief": ("How is your {p} doing now?",),
 }
+ASKS_THE_LISTENER = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
 _ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
@@ -384,7 +385,7 @@ class ReflectiveReplyWriter(ReplyWriter):
         seed = _turn_seed(history, self.seed)
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(latest), voted)
-        asked = bool(re.search(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", latest, re.IGNORECASE))
+        asked = bool(ASKS_THE_LISTENER.search(latest))
         salient = re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
         reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),
                                                                  salient=salient)

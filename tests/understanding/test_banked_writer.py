@@ -11,15 +11,10 @@ import pytest
 
 from e3rg_core.contracts import UnderstandingRequest, Utterance
 from e3rg_core.errors import CheckpointMismatchError
-from e3rg_core.runner import cast_votes
 from e3rg_core.understanding import listener_bank
 from e3rg_core.understanding.banked_writer import REACTIONS, BankedReplyWriter
 from e3rg_core.understanding.listener_bank import BANK_FILE, ListenerBank, speakable, stems
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
-from e3rg_core.understanding.situation_voter import SituationEmotionVoter
-from e3rg_core.understanding.text_emotion import TextEmotionVoter
-from e3rg_core.understanding.voting import decide
-from e3rg_core.understanding.word_emotion import WordEmotionVoter
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -41,14 +36,10 @@ def writer():
 
 
 @pytest.fixture(scope="module")
-def reply(writer):
-    voters = [TextEmotionVoter.from_pretrained(), WordEmotionVoter.from_pretrained(),
-              SituationEmotionVoter.from_pretrained()]
-
+def reply(writer, text_vote):
     def write(*utterances: str) -> tuple[str, bool]:
         request = said(*utterances)
-        cast = cast_votes(voters, request, [])
-        return writer.reply(request, decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast}))
+        return writer.reply(request, text_vote(request))
     return write
 
 

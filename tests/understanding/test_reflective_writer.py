@@ -8,15 +8,10 @@ import re
 import pytest
 
 from e3rg_core.contracts import UnderstandingRequest, Utterance
-from e3rg_core.runner import cast_votes
 from e3rg_core.understanding import reflective_writer
 from e3rg_core.understanding.reflective_writer import (FRAMES, MAX_SPOKEN_SECONDS, MAX_WORDS, ReflectiveReplyWriter,
                                                        spoken_seconds)
-from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.template_writer import TEMPLATES
-from e3rg_core.understanding.text_emotion import TextEmotionVoter
-from e3rg_core.understanding.voting import decide
-from e3rg_core.understanding.word_emotion import WordEmotionVoter
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -32,20 +27,12 @@ def said(*utterances: str) -> UnderstandingRequest:
 
 
 @pytest.fixture(scope="module")
-def voters():
-    return [TextEmotionVoter.from_pretrained(), WordEmotionVoter.from_pretrained(),
-            SituationEmotionVoter.from_pretrained()]
-
-
-@pytest.fixture(scope="module")
-def reply(voters):
+def reply(text_vote):
     writer = ReflectiveReplyWriter()
 
     def write(*utterances: str) -> str:
         request = said(*utterances)
-        cast = cast_votes(voters, request, [])
-        emotion = decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
-        return "".join(writer.write(request, emotion, 64))
+        return "".join(writer.write(request, text_vote(request), 64))
     return write
 
 
