@@ -6,9 +6,11 @@
   SESSION_FILES_TTL_SECONDS should it never see that;
 - gradio's cache (its copies of outputs and uploads): deleted by gradio (Blocks' delete_cache) and by the sweeper
   after GRADIO_CACHE_TTL_SECONDS, except the files the page itself shows.
-Together they stay under TEMP_FILES_CAP_BYTES: past it, the sweeper deletes the oldest first, sessions' last."""
+Together they stay under TEMP_FILES_CAP_BYTES: past it, the sweeper deletes the oldest first, sessions' last.
+Gradio's own lists of those files, and idle sessions (sessions.py), are pruned after every sweep."""
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import zipfile
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from . import heap
 from .runner import Reply
+from .sessions import forget_idle_sessions
 from .settings import (GRADIO_CACHE_TTL_SECONDS, REQUEST_FILES_TTL_SECONDS, SESSION_FILES_TTL_SECONDS,
                        SWEEP_INTERVAL_SECONDS, TEMP_FILES_CAP_BYTES)
 from .sweeper import Sweeper, SweptFolder, expire
@@ -69,10 +72,28 @@ def swept_folders(kept_cache_files: Callable[[], Collection[str]] = frozenset) -
             SweptFolder(SESSION_ROOT, SESSION_FILES_TTL_SECONDS, rank=1))
 
 
+def forget_deleted_cache_files(blocks) -> int:
+    """Drop the files that are gone from gradio's lists of the files it made. Gradio takes a file off its list only
+    when it deletes the file itself, so a file the sweeper deleted would stay listed as long as the server runs.
+    How many were dropped."""
+    dropped = 0
+    for listed in blocks.temp_file_sets:
+        gone = {path for path in list(listed) if not os.path.lexists(path)}
+        listed -= gone
+        dropped += len(gone)
+    return dropped
+
+
 def start_sweeper(blocks) -> Sweeper:
-    """Sweep the temporary folders now and every SWEEP_INTERVAL_SECONDS, handing freed memory back after each."""
+    """Sweep the temporary folders now and every SWEEP_INTERVAL_SECONDS; after each sweep, forget what the server
+    kept of the files and sessions that are gone, and hand freed memory back."""
+    def after_sweep() -> None:
+        forget_deleted_cache_files(blocks)
+        forget_idle_sessions(blocks)
+        heap.trim()
+
     return Sweeper(swept_folders(lambda: page_files(blocks)), TEMP_FILES_CAP_BYTES, SWEEP_INTERVAL_SECONDS,
-                   after=heap.trim).start()
+                   after=after_sweep).start()
 
 
 def write_bundle(reply: Reply, workdir: Path) -> Path:

@@ -55,11 +55,15 @@ def server_address() -> tuple[str, int]:
 
 CONCURRENT_TURNS = 4                # turns served at once (each holds a CPU core or the GPU call's worker)
 QUEUE_SIZE = 32                     # turns waiting beyond those; more are turned away with a message
-# Sessions whose state (dialogue, latest reply, uploaded avatars) the server keeps; the least recently used
-# beyond this are forgotten (gradio keeps 10,000 by default, which a Space running for weeks reaches).
-SESSIONS_KEPT = 1_000
 # malloc arenas the server's threads share (glibc makes one per thread otherwise, each holding freed memory: heap.py)
 MALLOC_ARENAS = 2
+
+# -- sessions (sessions.py): each keeps a copy of the page's configuration, about 0.2 MiB, besides its state ---------
+# Sessions whose state (dialogue, latest reply, uploaded avatars) the server keeps; the least recently used beyond
+# this are forgotten (gradio keeps 10,000 by default): at most about 100 MiB of sessions.
+SESSIONS_KEPT = 400
+SESSION_IDLE_SECONDS = 3 * 3600         # a page left this long starts a new conversation when it comes back
+STATELESS_SESSION_IDLE_SECONDS = 5 * 60     # an API client's session, which holds nothing of its own
 
 # -- lifetimes of the files turns leave behind (README, "Operating notes") --------------------------------------
 # Every file is in one of three temporary folders, each with an owner: a request's folder (its outputs and
