@@ -5,7 +5,8 @@
 ava:   scikit-image's astronaut photo (Eileen Collins, NASA, public domain), whose broad grin is closed and
        relaxed into a neutral face: the band of teeth between the lips is cut out, one column at a time (the
        upper lip comes down, the lower lip up), then the lite rig's own expression warp (lite_video.hold_look)
-       brings the raised mouth corners, cheeks and lower lids back down. Voice: hibari-tts's bundled voice.
+       brings the raised mouth corners, cheeks and lower lids back down, and the smile's creases, cheek folds
+       and wide mouth are retouched (retouch_smile). Voice: hibari-tts's bundled voice.
 grace: matplotlib's sample photo of Grace Hopper (US Navy, public domain), cropped square around her face;
        her expression is already calm. Voice: hibari-tts's voice lowered by 4 semitones and spoken slower.
 luis:  mahotas's demo photo of its author, Luis Pedro Coelho (MIT, mahotas/demos/data/luispedro.jpg), widened
