@@ -5,7 +5,8 @@
 ava:   scikit-image's astronaut photo (Eileen Collins, NASA, public domain), whose broad grin is closed and
        relaxed into a neutral face: the band of teeth between the lips is cut out, one column at a time (the
        upper lip comes down, the lower lip up), then the lite rig's own expression warp (lite_video.hold_look)
-       brings the raised mouth corners, cheeks and lower lids back down. Voice: hibari-tts's bundled voice.
+       brings the raised mouth corners, cheeks and lower lids back down, and the smile's creases, cheek folds
+       and wide mouth are retouched (retouch_smile). Voice: hibari-tts's bundled voice.
 grace: matplotlib's sample photo of Grace Hopper (US Navy, public domain), cropped square around her face;
        her expression is already calm. Voice: hibari-tts's voice lowered by 4 semitones and spoken slower.
 luis:  mahotas's demo photo of its author, Luis Pedro Coelho (MIT, mahotas/demos/data/luispedro.jpg), widened
@@ -45,6 +46,18 @@ RELAX_CORNERS = (0.0, 0.05)
 RELAX_CHEEKS = 0.035
 RELAX_LOWER_LIDS = 0.012
 RELAX_SIGMA = 0.09
+# The relaxed photo still reads happy (0.99) to the face voter: blurring patches of its 64-px input shows the
+# wide, thin mouth and its upturned corners carry that. So the smile's traces are retouched away: the creases
+# that hook up from the mouth's corners (these boxes, face units u0, v0, u1, v1, by eye) are filled in from
+# the skin around them where they are darker than it by HOOK_CONTRAST grey levels; the cheeks' smile folds are
+# softened (blended this much with the skin blurred over FOLD_BLUR face widths); and the mouth is narrowed
+# toward its middle (each side by up to NARROW_MOUTH of its distance, fading out NARROW_REACH from the middle
+# and NARROW_ROWS above and below the lips). After this the voter reads her resting face neutral 0.52, happy 0.21.
+SMILE_HOOKS = ((0.17, 0.66, 0.30, 0.79), (0.69, 0.68, 0.82, 0.82))
+HOOK_CONTRAST = 12
+SMILE_FOLDS = ((0.12, 0.5, 0.34, 0.86), (0.66, 0.5, 0.88, 0.86))
+FOLD_SOFTENING, FOLD_BLUR = 0.6, 0.03
+NARROW_MOUTH, NARROW_REACH, NARROW_ROWS = 0.48, 0.3, 0.07
 
 AVA_VOICE_TEXT = ("Hello, I'm Ava. I'm here to listen, whatever is on your mind. Take your time, there's no "
                   "rush at all, and tell me how your day has been.")
@@ -123,7 +136,37 @@ def neutral_astronaut() -> np.ndarray:
     relax = Look(moves=(("corner_l", inward, down), ("corner_r", -inward, down), ("cheek_l", 0.0, RELAX_CHEEKS),
                         ("cheek_r", 0.0, RELAX_CHEEKS), ("lower_lid_l", 0.0, RELAX_LOWER_LIDS),
                         ("lower_lid_r", 0.0, RELAX_LOWER_LIDS)))
-    return hold_look(closed, relax, anchors=anchors)
+    return retouch_smile(hold_look(closed, relax, anchors=anchors))
+
+
+def retouch_smile(photo: np.ndarray) -> np.ndarray:
+    """The relaxed astronaut with the smile's corner creases filled in, its cheek folds softened and its mouth
+    narrowed (see SMILE_HOOKS)."""
+    import cv2
+
+    from e3rg_core.faces import largest_face
+    from e3rg_core.generation.lite_video import lips_line
+    face = largest_face(photo)
+    side = face.width
+    xs, ys = np.meshgrid(np.arange(photo.shape[1], dtype=np.float32), np.arange(photo.shape[0], dtype=np.float32))
+    u, v = (xs - face.x) / side, (ys - face.y) / side
+
+    def inside(boxes: tuple[tuple[float, float, float, float], ...]) -> np.ndarray:
+        return np.any([(u >= u0) & (u < u1) & (v >= v0) & (v < v1) for u0, v0, u1, v1 in boxes], axis=0)
+
+    gray = cv2.cvtColor(photo, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    skin = cv2.GaussianBlur(gray, (0, 0), side * 0.04)
+    creases = (inside(SMILE_HOOKS) & (gray < skin - HOOK_CONTRAST)).astype(np.uint8) * 255
+    filled = cv2.inpaint(photo, cv2.dilate(creases, np.ones((3, 3), np.uint8)), 3, cv2.INPAINT_TELEA)
+    blend = cv2.GaussianBlur(inside(SMILE_FOLDS).astype(np.float32) * FOLD_SOFTENING, (0, 0), side * FOLD_BLUR)
+    soft = cv2.GaussianBlur(filled.astype(np.float32), (0, 0), side * FOLD_BLUR)
+    softened = (filled * (1 - blend[..., None]) + soft * blend[..., None] + 0.5).astype(np.uint8)
+    # Sampling further out than each pixel narrows the mouth; the pull stays monotonic for NARROW_MOUTH < 2.
+    across = u - GRIN_CENTER_U
+    rows = np.exp(-((v - lips_line(softened, face)) / NARROW_ROWS) ** 2)
+    source_u = GRIN_CENTER_U + across * (1 + NARROW_MOUTH * rows * np.exp(-(across / NARROW_REACH) ** 2))
+    return cv2.remap(softened, (face.x + source_u * side).astype(np.float32), ys, cv2.INTER_CUBIC,
+                     borderMode=cv2.BORDER_REPLICATE)
 
 
 def hopper_photo(path: Path | None) -> np.ndarray:

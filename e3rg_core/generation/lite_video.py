@@ -99,7 +99,7 @@ LOOKS: dict[str, Look] = {
                *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.008), *_pair("brow_inner_l", "brow_inner_r", 0.0, -0.03),
                *_pair("brow_outer_l", "brow_outer_r", 0.0, -0.03)),
         gains=(1.03, 1.01, 0.97), saturation=1.06, brightness=0.015, sway=0.6, mouth_rest=1.6, mouth_width=1.35,
-        teeth=3.0, smile=True),
+        teeth=1.5, smile=True),
     "sad": Look(
         moves=(*_pair("corner_l", "corner_r", 0.015, 0.08), ("lower_lip", 0.0, -0.02), ("upper_lip", 0.0, 0.008),
                *_pair("brow_inner_l", "brow_inner_r", 0.015, -0.06), *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.025),
@@ -124,11 +124,14 @@ LOOKS: dict[str, Look] = {
                *_pair("corner_l", "corner_r", -0.05, 0.075)),
         gains=(0.98, 1.0, 1.03), saturation=0.9, brightness=-0.03, sway=0.5, lift=0.01, mouth_rest=1.4,
         mouth_width=1.3, teeth=0.8),
+    # Disgust narrows the eyes from both lids (AU7, with the cheeks pushed up, AU6/9) under whole brows lowered
+    # but not drawn together (AU4 without anger's pinch), the upper lip raised over closed lips (AU10).
     "disgusted": Look(
-        moves=(("upper_lip", 0.0, -0.035), *_pair("brow_inner_l", "brow_inner_r", 0.02, 0.04),
-               *_pair("cheek_l", "cheek_r", 0.0, -0.03), *_pair("corner_l", "corner_r", 0.0, 0.035),
-               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.02)),
-        gains=(0.99, 1.02, 0.97), saturation=0.95, brightness=-0.01, tilt=-1.5, mouth_rest=0.5, teeth=1.5),
+        moves=(("upper_lip", 0.0, -0.035), *_pair("brow_inner_l", "brow_inner_r", 0.0, 0.03),
+               *_pair("brow_outer_l", "brow_outer_r", 0.0, 0.03), *_pair("cheek_l", "cheek_r", 0.0, -0.05),
+               *_pair("corner_l", "corner_r", 0.0, 0.035), *_pair("upper_lid_l", "upper_lid_r", 0.0, 0.035),
+               *_pair("lower_lid_l", "lower_lid_r", 0.0, -0.035)),
+        gains=(0.99, 1.02, 0.97), saturation=0.95, brightness=-0.01, tilt=-1.5, teeth=1.5),
     "contempt": Look(
         moves=(("corner_r", -0.02, -0.05), ("cheek_r", 0.0, -0.02), ("corner_l", 0.008, 0.012)),
         gains=(1.0, 0.99, 0.99), saturation=0.95, brightness=-0.01, sway=0.8, tilt=-2.0, lift=-0.01),
