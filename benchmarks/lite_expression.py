@@ -12,14 +12,13 @@ rig renders well cannot carry the figure (issue 21's target: face >= 60 %, voice
 avatar does not show the chosen class (it meets fear with a concerned face and a soft voice), so the readings are
 also set against the class each engine was asked to show (emotions.expression_for: lite_face, lite_voice).
 
-The conversations are the project's frozen dev slice: the last 300 of ED valid by conv_id (string order), of
-which the first --conversations are used. ED's test split is never read. The JSON keeps conversation ids and
-labels, not the dataset's text.
+The conversations are the project's frozen dev slice (docs/lite_replies.md: the last 300 of ED valid in file
+order, e3rg_dev.listener_bank.DEV_CONVERSATIONS), of which the first --conversations are used. ED's test split
+is never read. The JSON keeps conversation ids and labels, not the dataset's text.
 """
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import os
 import statistics
@@ -29,17 +28,13 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV_SLICE = 300         # the last this many valid conversations by conv_id are the frozen dev slice
 
 
 def dev_conversations(valid_csv: Path, count: int) -> list[tuple[str, list[str]]]:
-    """(conv_id, utterances in order) for the first `count` conversations of the dev slice."""
-    by_id: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    with valid_csv.open(newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            by_id[row["conv_id"]].append((int(row["utterance_idx"]), row["utterance"].replace("_comma_", ",")))
-    ids = sorted(by_id)[-DEV_SLICE:][:count]
-    return [(conv_id, [text for _, text in sorted(by_id[conv_id])]) for conv_id in ids]
+    """(conv_id, utterances in order) for the first `count` conversations of the frozen dev slice."""
+    from e3rg_dev.listener_bank import DEV_CONVERSATIONS
+    from e3rg_dev.train_emotion import read_conversations
+    return [(c.conv_id, list(c.utterances)) for c in read_conversations(valid_csv)[-DEV_CONVERSATIONS:][:count]]
 
 
 def turn_of(utterances: list[str]) -> tuple[list[dict], str]:
