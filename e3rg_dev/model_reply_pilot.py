@@ -38,12 +38,20 @@ from e3rg_core.understanding.reflective_writer import ASKS_THE_LISTENER, news, s
 from e3rg_dev.listener_bank import DEV_CONVERSATIONS
 from e3rg_dev.train_emotion import read_conversations
 
-EXAMPLES = 4
+EXAMPLES = 5
+# A base model continues a document: a heading says what kind, so it answers as a listener, not as the speaker.
+HEADING = "Short conversations. The listener answers each speaker kindly, in one or two sentences, about what the speaker said."
 MAX_TOKENS = 30
 SAMPLED = 2
 TEMPERATURE = 0.7
 HISTORY_TURNS = 3           # the conversation's last utterances in the prompt
 PARROT_RUN = 5              # this many of the speaker's words in a row is saying the turn back
+# The model often speaks as the speaker or gives its own taste ("I like pizza hut better"); a listener's "I" may
+# only hope, be sorry or glad, or imagine.
+_OWN_VOICE = re.compile(r"\bI(?!'m (?:so )?(?:sorry|glad|happy)\b| am (?:so )?(?:sorry|glad|happy)\b| hope\b| bet\b|"
+                        r" can (?:imagine|see|understand)\b| understand\b)\b")
+# A kept candidate must take up a word of the turn or name a feeling: "I like this." fits any turn and none.
+MIN_SCORE = 0.5
 
 
 def model_path(name: str) -> Path:
@@ -125,7 +133,7 @@ class Pilot:
     def candidates(self, history, examples) -> list[tuple[str, bool]]:
         shots = "\n\n".join(f"Speaker: {turn}\nListener: {reply}" for turn, reply in examples)
         talk = "\n".join(f"{u.role.capitalize()}: {tidy(u.utterance)}" for u in history[-HISTORY_TURNS:])
-        prompt = f"{shots}\n\n{talk}\nListener:"
+        prompt = f"{HEADING}\n\n{shots}\n\n{talk}\nListener:"
         seed = random.Random(talk).randrange(1 << 30)
         out = [(self.completer.complete(prompt, 0.0, seed), True)]
         out += [(self.completer.complete(prompt, TEMPERATURE, seed + k), False) for k in range(SAMPLED)]
@@ -151,6 +159,8 @@ class Pilot:
         runs = {tuple(turn_words[i:i + PARROT_RUN]) for i in range(len(turn_words) - PARROT_RUN + 1)}
         if any(tuple(reply_words[i:i + PARROT_RUN]) in runs for i in range(len(reply_words) - PARROT_RUN + 1)):
             return None
+        if _OWN_VOICE.search(text):
+            return None
         if any(neat(u.utterance).lower() == text.lower() for u in history if u.role == "listener"):
             return None
         specific = stems(latest) - self.bank.generic - self.bank.function_words
@@ -174,7 +184,7 @@ class Pilot:
         timing = {"model_s": time.perf_counter() - started, "model_cpu_s": time.process_time() - cpu}
         marks = [(self.score(raw, greedy, history, latest, stance, bad_good, shots), raw) for raw, greedy in made]
         timing["candidates"] = marks
-        scored = [(s, raw) for s, raw in marks if s is not None]
+        scored = [(s, raw) for s, raw in marks if s is not None and s >= MIN_SCORE]
         if scored:
             return neat(max(scored)[1].strip()), "model", timing
         return current.reply(request, emotion)[0], "current", timing
