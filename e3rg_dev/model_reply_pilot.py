@@ -77,6 +77,8 @@ class Completer:
         params.n_parallel = 1
         params.cpuparams.n_threads = params.cpuparams_batch.n_threads = threads
         params.verbosity = -1
+        # Gemma 3's sliding-window layers keep no reusable prompt prefix unless their whole window is kept.
+        params.swa_full = True
         params.port = 0
         params.api_keys = [os.urandom(16).hex()]
         self.server = xllamacpp.Server(params)
@@ -106,10 +108,26 @@ def without(bank: ListenerBank, rows: np.ndarray) -> ListenerBank:
 
 
 class Pilot:
-    def __init__(self, completer: Completer, bank: ListenerBank, sources, encoder, sampled: int = SAMPLED):
+    def __init__(self, completer: Completer, bank: ListenerBank, sources, encoder, sampled: int = SAMPLED,
+                 fixed: bool = False):
         self.sampled = sampled
         self.completer, self.bank, self.sources, self.encoder = completer, bank, sources, encoder
         self.conv_of_row = np.array([c for c, _ in sources])
+        self.fixed = self.fixed_examples() if fixed else None
+
+    def fixed_examples(self) -> list[tuple[str, str]]:
+        """One example per stance family, the same for every turn so that the prompt's start stays cached: the
+        bank entry nearest its family's mean key with a reply of six words or more whose tone fits the family."""
+        chosen = []
+        for family in ("grief", "ill", "sad", "worry", "anger", "glad", "hope"):
+            rows = np.array([FAMILY[r.stance] == family for r in self.bank.replies])
+            centre = self.bank.keys[rows].mean(axis=0)
+            for index in np.argsort(-(self.bank.keys @ centre)):
+                reply = self.bank.replies[index]
+                if rows[index] and len(reply.text.split()) >= 6 and tone_fits(reply.text, family, False, False):
+                    chosen.append((tidy(self.sources[index][1]), neat(reply.text)))
+                    break
+        return chosen
 
     def examples(self, key, family, bad_good, keep_rows) -> list[tuple[str, str]]:
         similarity = self.bank.keys @ key
@@ -177,7 +195,7 @@ class Pilot:
         stance = situation_stance(tidy(latest), listener_stance(emotion))
         bad_good = news(tidy(latest))
         key = turn_key(*self.encoder(list(key_texts(history))))
-        shots = self.examples(key, FAMILY[stance], bad_good, keep)
+        shots = self.fixed or self.examples(key, FAMILY[stance], bad_good, keep)
         made = self.candidates(history, shots)
         timing = {"model_s": time.perf_counter() - started, "model_cpu_s": time.process_time() - cpu}
         marks = [(self.score(raw, greedy, history, latest, stance, bad_good, shots), raw) for raw, greedy in made]
@@ -216,6 +234,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=Path)
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--sampled", type=int, default=SAMPLED, help="sampled candidates after the greedy one")
+    parser.add_argument("--fixed", action="store_true", help="the same examples for every turn (a cached prompt)")
     args = parser.parse_args()
 
     from e3rg_core.runner import cast_votes
@@ -228,7 +247,7 @@ def main() -> None:
     voters = lite_tier().engines.voters
     started = time.perf_counter()
     pilot = Pilot(Completer(model_path(args.model), args.threads), bank, bank_sources(tuning, bank), shared_encoder(),
-                  args.sampled)
+                  args.sampled, args.fixed)
     print(f"model loaded in {time.perf_counter() - started:.2f} s; load average {os.getloadavg()}")
     turns = draw(tuning, args.show or args.turns, args.seed)
     rows, seconds, cpu, used = [], [], [], {"model": 0, "current": 0}
