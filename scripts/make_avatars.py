@@ -52,7 +52,7 @@ RELAX_SIGMA = 0.09
 # the skin around them where they are darker than it by HOOK_CONTRAST grey levels; the cheeks' smile folds are
 # softened (blended this much with the skin blurred over FOLD_BLUR face widths); and the mouth is narrowed
 # toward its middle (each side by up to NARROW_MOUTH of its distance, fading out NARROW_REACH from the middle
-# and NARROW_ROWS above and below the lips). After this the voter reads her resting face neutral 0.52, happy 0.21.
+# and NARROW_ROWS above and below the lips); tests/generation/test_lite_generation.py checks she then reads neutral.
 SMILE_HOOKS = ((0.17, 0.66, 0.30, 0.79), (0.69, 0.68, 0.82, 0.82))
 HOOK_CONTRAST = 12
 SMILE_FOLDS = ((0.12, 0.5, 0.34, 0.86), (0.66, 0.5, 0.88, 0.86))

@@ -459,11 +459,11 @@ def test_avas_retouched_smile_leaves_her_looks_readable(neutral_speech):
     """ava's photo smiles (the face voter read it happy 0.99 and her angry, afraid and disgusted looks happy too):
     scripts/make_avatars.py retouches the smile away, so her still face reads neutral, and the angry and
     disgusted looks read as themselves, not happy."""
-    from e3rg_core.understanding.face_voter import FaceEmotionVoter
+    from e3rg_core.understanding.face_voter import FER_LABELS, FaceEmotionVoter
     portrait = AvatarStore().get("ava").portrait()
     probabilities, _ = FaceEmotionVoter.from_pretrained().probabilities(
         framed_portrait(portrait, portrait_layout(portrait))[None])
-    still = dict(zip(("angry", "disgust", "fear", "happy", "sad", "surprise", "neutral"), probabilities))
+    still = dict(zip(FER_LABELS, probabilities))
     print(f"\nava, still: {still}")
     assert max(still, key=still.get) == "neutral"
     for emotion, label in (("angry", "angry"), ("disgusted", "disgust")):
