@@ -13,7 +13,7 @@ avatar does not show the chosen class (it meets fear with a concerned face and a
 also set against the class each engine was asked to show (emotions.expression_for: lite_face, lite_voice).
 
 The conversations are the project's frozen dev slice (docs/lite_replies.md: the last 300 of ED valid in file
-order, e3rg_dev.listener_bank.DEV_CONVERSATIONS), of which the first --conversations are used. ED's test split
+order, e3rg_dev.dev_slice.DEV_CONVERSATIONS), of which the first --conversations are used. ED's test split
 is never read. The JSON keeps conversation ids and labels, not the dataset's text.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def dev_conversations(valid_csv: Path, count: int) -> list[tuple[str, list[str]]]:
     """(conv_id, utterances in order) for the first `count` conversations of the frozen dev slice."""
-    from e3rg_dev.listener_bank import DEV_CONVERSATIONS
+    from e3rg_dev.dev_slice import DEV_CONVERSATIONS
     from e3rg_dev.train_emotion import read_conversations
     return [(c.conv_id, list(c.utterances)) for c in read_conversations(valid_csv)[-DEV_CONVERSATIONS:][:count]]
 

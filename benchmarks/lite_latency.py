@@ -8,7 +8,7 @@ sends it, median <= 2.0 s; the reply text shown in the chat (the runner's stream
 before speech and video are made; 8 turns sent to /respond at once all done <= 10 s; the app's peak memory
 <= 2 GiB; the cold command line <= 12 s; a whole ~5 s reply <= 15 s. Every turn's text is new: made up for this
 run from a seeded draw (the seed is printed), so no cache of an earlier run can answer it. How many replies came
-from the writer's fallback (reflective listening) rather than a real listener's banked reply is counted. The
+from the writer's fallback (reflective listening) rather than the topic writer is counted. The
 machine's load average is printed with the figures: on a shared machine every stage runs slower.
 """
 from __future__ import annotations
@@ -116,7 +116,7 @@ def app_peak_gib(pid: int) -> float:
 
 
 def fallback_count(runner, texts: list[str]) -> int:
-    """How many of the texts the writer answers from its fallback rather than with a real listener's reply."""
+    """How many of the texts the writer answers from its fallback (reflective listening), not the topic writer."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
     from e3rg_core.runner import cast_votes
     from e3rg_core.understanding.voting import decide

@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from e3rg_dev.listener_bank import DEV_CONVERSATIONS
+from e3rg_dev.dev_slice import DEV_CONVERSATIONS
 
 
 def conversations(path: Path) -> dict[str, list[str]]:
@@ -55,7 +55,7 @@ def draw_turns(found: dict[str, list[str]], part: str, count: int, seed: int) ->
 
 
 def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
-    """How many replies came from the writer's fallback (the reflective writer) rather than a real listener's, found
+    """How many replies came from the writer's fallback (the reflective writer) rather than the topic writer, found
     by writing each turn again in this process with the lite tier's vote and writer (the same code, so the same
     reply); and how many of the rewritten replies differ from what /respond gave (they should not)."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
@@ -67,9 +67,9 @@ def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
         request = UnderstandingRequest(history=tuple(Utterance(i, u["role"], u["text"])
                                                      for i, u in enumerate(turn["dialogue"])))
         cast = cast_votes(engines.voters, request, [])
-        text, banked = engines.writer.reply(request, decide([c.vote for c in cast],
-                                                                {c.vote.voter: c.priority for c in cast}))
-        fallback += not banked
+        text, from_writer = engines.writer.reply(request, decide([c.vote for c in cast],
+                                                                     {c.vote.voter: c.priority for c in cast}))
+        fallback += not from_writer
         differ += text != reply
     return fallback, differ
 

@@ -44,8 +44,8 @@ def quick_lite():
     from e3rg_core.understanding.face_voter import FaceEmotionVoter
     from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
     from e3rg_core.understanding.situation_voter import SituationEmotionVoter
-    from e3rg_core.understanding.banked_writer import BankedReplyWriter
+    from e3rg_core.understanding.topic_writer import TopicReplyWriter
     return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
                                           VoiceProsodyVoter()],
-                                  writer=BankedReplyWriter.from_pretrained(), speech=LiteSpeechEngine(),
+                                  writer=TopicReplyWriter(), speech=LiteSpeechEngine(),
                                   video=LiteTalkingPortrait()))

@@ -10,7 +10,7 @@ from ..contracts import Dialogue, EngineSet, SpeechEngine
 from ..dialogue import load_dialogues
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..runner import Tier
-from ..understanding.banked_writer import BankedReplyWriter
+from ..understanding.topic_writer import TopicReplyWriter
 from ..understanding.transcriber import Transcriber
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,8 @@ def lite_tier() -> Tier:
             log.warning("%s unavailable: %s", voter_class.__name__, error)
             notices.append(f"A lite voter is unavailable here ({error}).")
     voters.append(VoiceProsodyVoter())
-    # Real listeners' replies chosen per turn, reflective listening behind them (docs/lite_replies.md, issue 20).
-    engines = EngineSet(voters=voters, writer=BankedReplyWriter.from_pretrained(), speech=_cpu_speech_engine(),
+    # A reaction and a question about what the story concerns, reflective listening behind (docs/lite_replies.md).
+    engines = EngineSet(voters=voters, writer=TopicReplyWriter(), speech=_cpu_speech_engine(),
                         video=LiteTalkingPortrait())
     return Tier("lite", engines, notices=tuple(notices))
 

@@ -44,14 +44,16 @@ _ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|laid off|failed|fail|broke up|dumped|cheated|stolen|stole|robbed|"
+_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
+                       r"broke up|dumped|cheated|stolen|stole|robbed|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
                        r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross)\b", re.IGNORECASE)
-_GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship)|promot\w+|"
+_GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
+                        r"bachelor'?s|master'?s|licen[cs]e)|promot\w+|"
                         r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
@@ -248,14 +250,25 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
                         re.IGNORECASE)
 
 
+_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|not|never|couldn't)\s+"
+                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?([\w']+)", re.IGNORECASE)
+
+
+def _negations(text: str) -> tuple[str, bool]:
+    """The text with its negated words taken out ("it wasn't terrible", "I didn't win"), and whether one of them
+    was good news, which negated is bad news."""
+    good_denied = any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
+    return _NEGATED.sub(" ", text), good_denied
+
+
 def situation_stance(text: str, voted: ListenerStance) -> str:
     """The frames the turn's words call for: a death or an illness outranks the vote (unless they say it ended
     well); clear bad news is not cheered and clear good news does not get condolences."""
-    text = _NOT_DEATH.sub(" ", text)
+    text, good_denied = _negations(_NOT_DEATH.sub(" ", text))
     death, ill, recovered = _DEATH.search(text), _ILLNESS.search(text), _RECOVERED.search(text)
     if death:
         return "loss"
-    bad, good = _BAD_NEWS.search(text), _GOOD_NEWS.search(text)
+    bad, good = _BAD_NEWS.search(text) or good_denied, _GOOD_NEWS.search(text)
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
@@ -410,4 +423,6 @@ class ReflectiveReplyWriter(ReplyWriter):
 def news(text: str) -> tuple[bool, bool]:
     """Whether the text tells of something bad (a death, an illness, bad news), and whether of something good."""
     text = re.sub(r"\bbest friends?\b", "friend", _NOT_DEATH.sub(" ", text), flags=re.IGNORECASE)
-    return bool(_DEATH.search(text) or _ILLNESS.search(text) or _BAD_NEWS.search(text)), bool(_GOOD_NEWS.search(text))
+    text, good_denied = _negations(text)
+    return (bool(_DEATH.search(text) or _ILLNESS.search(text) or _BAD_NEWS.search(text) or good_denied),
+            bool(_GOOD_NEWS.search(text)))

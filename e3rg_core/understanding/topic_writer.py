@@ -1,0 +1,429 @@
+"""Replies built around what the speaker's story is about: a reaction for the situation, then a question or a
+comment that fits the kind of thing it concerns ("I'm so sorry about your grandmother. Were you two close?").
+
+Blind raters read the reflective writer's clause said back as parroting and the bank's replies as often not
+following (docs/lite_replies.md); ED's own listeners mostly react in a few words and ask one plain question about
+the thing the speaker named. So this writer finds that thing (`find_topic`: a person, a pet, a job, an exam, a
+car ...), names it back with "your" where it was "my", and asks what a listener would ask about that kind of thing,
+in the turn's time, skipping questions the conversation already answers or asked. It never states a fact about
+the speaker's story beyond the thing they named.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
+from .prompts import listener_stance
+from .reflection import tidy
+from .reflective_writer import _PAST, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news, situation_stance
+
+# The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
+KINDS: dict[str, str] = {
+    "person": """friend friends family wife husband son sons daughter daughters brother brothers sister sisters
+        girlfriend boyfriend mom mum mother dad father parents neighbor neighbors neighbour neighbours boss kids
+        kid child children baby grandmother grandma granny grandfather grandpa grandparents cousin cousins nephew
+        nephews niece nieces roommate roommates coworker coworkers co-worker co-workers partner fiance fiancee aunt
+        uncle supervisor teacher stepdad stepmom siblings sibling classmates buddy""",
+    "pet": "dog dogs cat cats puppy kitten pet pets bird horse fish hamster rabbit bunny",
+    "work": "job offer promotion raise interview career position business shift project presentation",
+    "study": """exam exams test tests finals class classes college school university grade grades degree semester
+        quiz homework essay thesis graduation course""",
+    "health": "surgery doctor dentist appointment hospital cancer flu back leg ankle arm knee tooth teeth",
+    "vehicle": "car truck bike motorcycle van",
+    "home": "house home apartment basement roof yard kitchen neighborhood",
+    "event": """party wedding birthday anniversary concert festival game date show reunion christmas holiday
+        holidays movie race match""",
+    "trip": "vacation trip flight cruise",
+    "money": "money rent bill bills paycheck loan debt deposit refund wallet taxes",
+    "thing": "phone laptop computer tv gift present package order shoes dress ring",
+}
+_KIND_OF = {word: kind for kind, words in KINDS.items() for word in words.split()}
+_PLURAL = frozenset("""friends sons daughters brothers sisters parents neighbors neighbours kids children grandparents
+    cousins nephews nieces roommates coworkers co-workers siblings classmates dogs cats pets exams tests finals
+    classes grades teeth holidays bills taxes shoes""".split())
+_SHE = frozenset("wife daughter sister girlfriend mom mum mother grandmother grandma granny niece aunt fiancee "
+                 "stepmom".split())
+_HE = frozenset("husband son brother boyfriend dad father grandfather grandpa nephew uncle fiance stepdad".split())
+_MODIFIERS = frozenset("new old best little first final older younger oldest youngest dear whole entire own close "
+                       "favorite favourite current big baby elder".split())
+_TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that)\s+)?(?:(" + "|".join(sorted(_MODIFIERS)) +
+                    r")\s+)?(" + "|".join(sorted(_KIND_OF, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# A topic word used for something else: "back then", "date back", "a test run" would name no story.
+_NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
+                        r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
+                        r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
+                        r"none of \w+ business)\b",
+                        re.IGNORECASE)
+# Things that happen on a day, so "When is it?" can be asked of them.
+_DATED = frozenset("""interview presentation exam exams test tests finals quiz surgery appointment party wedding
+    birthday anniversary concert festival game date show reunion race match trip vacation flight cruise
+    graduation""".split())
+_PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What the story is about, as the listener names it back: "your dog", "the promotion"."""
+    noun: str
+    kind: str
+    phrase: str
+    plural: bool
+    pronoun: str            # he, she, they or it
+
+
+def find_topic(text: str, stance: str) -> Topic | None:
+    """The thing the speaker's words are about: the first one named with "my"/"our", else the first named at all;
+    for a death or an illness, a person or a pet first."""
+    text = _NOT_TOPIC.sub(" ", tidy(text))
+    found = [m for m in _TOPIC.finditer(text)]
+    if not found:
+        return None
+    wanted = _PRIORITY.get(stance, ())
+    ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,
+                                          (m.group(1) or "").lower() not in ("my", "our"), m.start()))
+    match = ranked[0]
+    determiner, modifier, noun = (match.group(1) or "").lower(), (match.group(2) or "").lower(), match.group(3).lower()
+    head = re.match(r"\s+([a-z-]+)", text[match.end():].lower())
+    end = match.end()
+    if head and head.group(1) in _KIND_OF and _KIND_OF[head.group(1)] not in ("person", "pet"):
+        # "my college test", "the job offer": the last noun says what it is
+        modifier, noun, end = f"{modifier} {noun}".strip(), head.group(1), end + head.end()
+    kind = _KIND_OF[noun]
+    owner = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}.get(determiner)
+    if owner is None:
+        owner = "your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") else "the"
+    words = [owner, modifier, noun] if modifier and modifier != "first" else [owner, noun]
+    plural = noun in _PLURAL
+    if plural and kind == "person" and re.search(r"\b(?:one|some) of\s+$", text[:match.start()], re.IGNORECASE):
+        # "one of my friends" is a friend
+        noun, plural = noun.removesuffix("s"), False
+        words[-1] = noun
+    after = text[end:]
+    pronoun = ("they" if plural else "she" if noun in _SHE else "he" if noun in _HE else
+               ("she" if re.search(r"\b(?:she|her)\b", after, re.IGNORECASE) else
+                "he" if re.search(r"\b(?:he|him|his)\b", after, re.IGNORECASE) else "they")
+               if kind in ("person", "pet") else "it")
+    return Topic(noun, kind, " ".join(words), plural, pronoun)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence of a stance's frames: usable for these kinds of topic (None: any turn, topic or not) and this
+    time of the story (None: any)."""
+    text: str
+    kinds: frozenset[str] | None = None
+    time: str | None = None
+
+
+def _lines(*specs: str) -> tuple[Line, ...]:
+    """Frames written as "[past|future|][kind+kind:]text"."""
+    lines = []
+    for spec in specs:
+        time, _, rest = spec.partition("|") if re.match(r"(?:past|future)\|", spec) else (None, "", spec)
+        kinds, _, text = rest.partition(":") if re.match(r"[a-z+]+:", rest) else (None, "", rest)
+        lines.append(Line(text, frozenset(kinds.split("+")) if kinds else None, time))
+    return tuple(lines)
+
+
+@dataclass(frozen=True)
+class Frames:
+    reactions: tuple[Line, ...]
+    questions: tuple[Line, ...]
+    comments: tuple[Line, ...]
+
+
+_PEOPLE = "person+pet"
+FRAMES: dict[str, Frames] = {
+    "loss": Frames(
+        _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
+               "I'm so sorry for your loss.", "Oh, I'm so sorry.", "That's heartbreaking. I'm so sorry."),
+        _lines("person:Were you two close?", "pet:How long did you have {topic}?",
+               f"{_PEOPLE}:What do you miss most about {{topic}}?", "How are you holding up?",
+               "How are you coping with it all?", "Do you have people around you right now?"),
+        _lines("Losing someone you love is so hard.", "Grief takes the time it takes.",
+               "Be gentle with yourself right now.", f"{_PEOPLE}:It sounds like {{topic}} meant a lot to you.")),
+    "illness": Frames(
+        _lines(f"{_PEOPLE}:Oh no, poor {{topic}}!", f"{_PEOPLE}:Oh no, I hope {{topic}} {{be}} okay.",
+               "Oh no, that sounds so worrying.", "I'm sorry, that sounds really hard.",
+               "health:Oh no, that sounds painful."),
+        _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
+               f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
+               "future|health+person+pet:How are you feeling about it?", "How are you holding up?",
+               "future|Do you know what happens next?", "past|Are things getting any better?"),
+        _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.", "I hope things turn around soon.",
+               "That's a lot to deal with.", "Waiting like that is so hard.")),
+    "relief": Frames(
+        _lines("Oh, what a relief!", "Phew, I'm so glad to hear that.", "That's such a relief."),
+        _lines("How are you feeling now?", "Did it feel like a weight off?"),
+        _lines("That must have been a scary time.", "What a weight off your shoulders.",
+               "You must feel so much lighter.")),
+    "celebrate": Frames(
+        _lines("work+study:Congratulations!", "work+study:Congratulations on {topic}!", "That's wonderful news!",
+               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!",
+               "person:That's so sweet of {topic}!", "pet+thing+vehicle+home:Oh, how fun!",
+               "event+trip:That sounds like so much fun!"),
+        _lines("future|work:When do you start?", "work:What will you be doing?", "work:How are you going to celebrate?",
+               "past|study:All that hard work paid off. How are you celebrating?",
+               "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
+               "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
+               "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
+               "home:How do you like it so far?", "person:What did {topic} say?",
+               "work+study:How are you going to celebrate?", "work+study:How does it feel?",
+               "past|What was the best part?",
+               "past|How was it?"),
+        _lines("You must be so proud.", "You earned it.", "Hard work really does pay off.",
+               "That must feel amazing.", "That made me smile.", "Enjoy every bit of it!",
+               f"{_PEOPLE}:{{Topic}} sound{{s}} wonderful.")),
+    "look_forward": Frames(
+        _lines("How exciting!", "Ooh, that sounds fun!", "future|Oh, I hope it goes well!", "That sounds promising!",
+               "event+trip:Oh, that sounds like so much fun!", "work+study:Good luck, you've got this!"),
+        _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
+               "future|event+trip:Who's going with you?", "future|study+work:How are you preparing for it?",
+               "future|What are you most looking forward to?", "How are you feeling about it?",
+               "future|What are your plans?"),
+        _lines("I'm sure it will go great.", "Fingers crossed for you!", "I hope it's everything you want.",
+               "It sounds like you're ready for it.")),
+    "appreciate": Frames(
+        _lines("Aw, that's so sweet.", "How kind!", "That's really lovely.", "person:That's so sweet of {topic}.",
+               "That's such a thoughtful thing to do."),
+        _lines("How did it make you feel?", "person:What did {topic} say?", "past|Did it make your day?"),
+        _lines("That kind of thing means a lot.", "People like that make the world kinder.",
+               "It's the little things that count.",)),
+    "reminisce": Frames(
+        _lines("Aw, that sounds so special.", "What a lovely memory.", "Oh, that takes me back.",
+               "That sounds like a wonderful time."),
+        _lines("What do you remember most about it?", "Do you still think about it often?",
+               "person:Do you still keep in touch with {topic}?", "Do you ever wish you could go back?"),
+        _lines("Memories like that stay with us.", "It's nice to look back on times like that.",
+               "Those are the moments that stick with you.")),
+    "surprise": Frames(
+        _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!"),
+        _lines("How did you react?", "What happened next?", "Did you see it coming at all?",
+               "How do you feel about it now?", "person:What did {topic} say?"),
+        _lines("That must have been quite a shock.", "Life is full of surprises.", "I bet that was unexpected!")),
+    "interest": Frames(
+        _lines("Oh, I see.", "Oh, interesting.", "Oh, really?"),
+        _lines("How did that come about?", "past|How did it go?", "future|What made you decide to do it?",
+               "future|What are you hoping for?", "past|How did you feel about it?"),
+        _lines("That sounds like quite something.", "I see what you mean.", "That makes sense.")),
+    "acknowledge": Frames(
+        _lines("Oh, really?", "Oh wow.", "Oh, I see.", "Huh, really?"),
+        _lines("How are you feeling about it?", "How do you feel about it now?", "past|What happened next?",
+               "past|How did it turn out?"),
+        _lines("It makes sense to have mixed feelings about that.", "I can see why that stuck with you.",
+               "That's a lot to think about.")),
+    # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
+    "acknowledge_bad": Frames(
+        _lines("Oh no.", "Oh no, that's rough.", "Oh man, that's tough.", "Aw, that's hard."),
+        _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
+               "past|How did it turn out?"),
+        _lines("That sounds really hard.", "I'm sorry you're dealing with that.", "That would be hard for anyone.")),
+    "acknowledge_good": Frames(
+        _lines("Oh, nice!", "Oh wow!", "Oh, that's good to hear.", "Aw, that's nice."),
+        _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?"),
+        _lines("That sounds really nice.", "I'm glad to hear it.", "Good for you.")),
+    "comfort": Frames(
+        _lines("Oh no, I'm sorry.", "Aw, that's really sad.", "That's so disappointing.", "Oh no, that's rough.",
+               "I'm sorry, that must hurt.", f"{_PEOPLE}:I'm sorry about {{topic}}."),
+        _lines("How are you holding up?",
+               "How are you feeling about it now?", "Is there anything that might help?",
+               "past|Did it get any better?"),
+        _lines("I hope things get better soon.", "That would get anyone down.", "It's okay to feel down about it.",
+               "I'm sorry you're going through that.")),
+    "reassure": Frames(
+        _lines("Oh no, that sounds scary!", "That sounds really stressful.", "I'd be nervous too.",
+               "That sounds so nerve-racking.", "work+study:That's a lot of pressure."),
+        _lines("future|dated:When {be} {topic}?", "future|study+work:Have you been preparing for it?",
+               "What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
+               "past|person+pet:{Be} {topic} okay?", "future|Is there anything that would help you feel ready?"),
+        _lines("future|I'm sure you'll do great.", "past|That must have been so scary.", "It's okay to be nervous.",
+               "future|You've got this.", "past|I'm sorry you went through that.")),
+    "validate": Frames(
+        _lines("Ugh, that's so frustrating!", "Wow, that's so rude.", "That's not fair at all.",
+               "I'd be so angry too!", "What a terrible thing to do.", "person:Wow, that's not okay of {topic}."),
+        _lines("past|person:Did you say anything to {topic}?", "past|What did you do?",
+               "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
+               "How are you dealing with it?", "past|How did you handle it?"),
+        _lines("You have every right to be upset.", "Some people have no consideration.", "I'd be furious too.",
+               "That would drive me crazy.")),
+    "disgust": Frames(
+        _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty."),
+        _lines("past|What did you do?", "past|How did you react?", "past|Did you say anything?"),
+        _lines("Some people are just gross.", "I'd have been grossed out too.", "That would turn my stomach.")),
+    "ease": Frames(
+        _lines("Oh no, how embarrassing!", "Aw, that happens to the best of us.", "Oh no!",
+               "Don't be too hard on yourself."),
+        _lines("past|Did anyone notice?", "past|What did you do?", "past|Were you able to laugh it off?",
+               "past|person:What did {topic} say?", "How do you feel about it now?"),
+        _lines("Everyone has moments like that.", "I'm sure nobody remembers it now.",
+               "It happens to everyone.")),
+    "envy": Frames(
+        _lines("I totally get that.", "That's a very human feeling.", "That's understandable."),
+        _lines("Do you think you'll get a chance too?", "What would you do if it were you?",
+               "How are you feeling about it now?"),
+        _lines("It's hard not to compare sometimes.", "Your turn will come.",
+               "Everyone feels that way now and then.")),
+}
+_FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
+                     r"looking forward|in a (?:few|couple)|this (?:weekend|week|month|year|summer|fall|winter|spring)|"
+                     r"tonight|later today|preparing|prepare|packing|plan\w*|hope (?:I|we|it)|hoping)\b", re.IGNORECASE)
+_WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
+                         r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
+                         r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
+_ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    (re.compile(r"^When\b"), _WHEN_GIVEN),
+    (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),
+    (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
+    (re.compile(r"^Where are you headed"), re.compile(r"\b(?:to|in) [A-Z]")),
+    (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
+    (re.compile(r"^How did you celebrate|^How are you going to celebrate"), re.compile(r"\bcelebrat\w+", re.I)),
+)
+_WORD = re.compile(r"[a-z']+")
+_PLAIN = frozenset("a an the you your yours it is are was were did do does how what when where who why to of in on "
+                   "about for with that this be been any so".split())
+
+
+def _fill(text: str, topic: Topic | None) -> str:
+    if topic is None:
+        return text
+    verb = {"be": "are" if topic.plural else "is", "Be": "Are" if topic.plural else "Is",
+            "s": "" if topic.plural else "s"}
+    filled = text.replace("{topic}", topic.phrase).replace("{Topic}", topic.phrase[:1].upper() + topic.phrase[1:])
+    filled = re.sub(r"\{(be|Be|s)\}", lambda m: verb[m.group(1)], filled)
+    return re.sub(r"\bpoor (your|his|her|their|the) ", r"\1 poor ", filled)
+
+
+def _usable(line: Line, topic: Topic | None, time: str) -> bool:
+    if line.time is not None and line.time != time:
+        return False
+    if "{topic}" in line.text.lower() or line.kinds is not None:
+        return topic is not None and (line.kinds is None or topic.kind in line.kinds
+                                      or ("dated" in line.kinds and topic.noun in _DATED))
+    return True
+
+
+def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
+    """Whether the conversation answers the question, or a listener's earlier question asked much the same."""
+    told = " ".join(u.utterance for u in history if u.role == "speaker")
+    if any(asks.search(question) and given.search(told) for asks, given in _ANSWERED):
+        return True
+    words = set(_WORD.findall(question.lower())) - _PLAIN
+    for utterance in history:
+        if utterance.role == "listener" and "?" in utterance.utterance:
+            theirs = set(_WORD.findall(utterance.utterance.lower())) - _PLAIN
+            if not words or len(words & theirs) >= max(1, len(words) // 2):
+                return True
+    return False
+
+
+def _seed(history: tuple[Utterance, ...]) -> int:
+    text = "\n".join(u.utterance for u in history)
+    return int.from_bytes(hashlib.sha256(f"topic:{text}".encode()).digest()[:4], "little")
+
+
+def story_time(text: str) -> str:
+    """Whether the speaker tells of something still to come ("future") or of what happened or is so ("past")."""
+    return "future" if _FUTURE.search(text) else "past"
+
+
+def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
+    """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
+    listener's question, a comment); None for a stance this writer has no frames for."""
+    speaker = [u.utterance for u in history if u.role == "speaker"]
+    if stance == "acknowledge":
+        bad, good = news(" ".join(speaker))
+        stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+    frames = FRAMES.get(stance)
+    if frames is None or not speaker:
+        return None
+    latest = speaker[-1]
+    topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
+    time = story_time(latest if len(speaker) == 1 or _PAST.search(latest) else f"{speaker[0]} {latest}")
+    rng = random.Random(_seed(history))
+    answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
+
+    def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
+        usable = [line for line in lines if _usable(line, topic, time)]
+        named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds]
+        # lines about the topic's kind first, most of the time: they are the ones that follow from the story
+        for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
+            texts = [_fill(line.text, topic) for line in group]
+            if asking:
+                texts = [text for text in texts if not _already_asked(text, history)]
+            if named_already:
+                # the reaction has just named the topic: say it as a pronoun, or leave it out
+                texts = [said for text in texts
+                         if (said := _pronoun_for(text, topic) if topic.phrase in text else text)
+                         and not re.search(rf"\b{topic.noun}\b", said)]
+            if texts:
+                return rng.choice(texts)
+        return None
+
+    def follow_up(reaction: str) -> str | None:
+        named = topic is not None and re.search(rf"\b{topic.noun}\b", reaction) is not None
+        # "I'd be nervous too. It's okay to be nervous." says its word twice
+        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 4}
+
+        def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+            return tuple(line for line in lines if not said & set(_WORD.findall(line.text.lower())))
+        return (pick(fresh(frames.comments), False, named) if answered
+                else pick(fresh(frames.questions), True, named)) or pick(fresh(frames.comments), False, named)
+
+    reaction = pick(frames.reactions, asking=False)
+    follow = follow_up(reaction) if reaction else None
+    if follow is None:
+        reaction = rng.choice([_fill(line.text, topic) for line in frames.reactions
+                               if _usable(line, None, time)])
+        follow = follow_up(reaction)
+    if follow is None:
+        return None
+    return f"{reaction} {follow}"
+
+
+_FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),
+          "it": ("it", "it", "its")}
+
+
+def _pronoun_for(sentence: str, topic: Topic) -> str | None:
+    """The sentence with the topic said as a pronoun, since the reaction has just named it ("I'm so sorry about
+    your grandmother. What do you miss most about her?"); None where a singular "they" would need "is" (the
+    topic is then named again)."""
+    phrase = re.escape(topic.phrase)
+    if topic.pronoun == "they" and not topic.plural and re.search(
+            rf"\b(?:is|was|has|does) {phrase}|{phrase} (?:is|was|has|does)\b", sentence, re.IGNORECASE):
+        return None
+    subject, obj, possessive = _FORMS[topic.pronoun]
+    sentence = re.sub(rf"{phrase}'s\b", possessive, sentence, count=1)
+    sentence = re.sub(rf"\b(about|with|to|of|had|have|for) {phrase}\b", rf"\1 {obj}", sentence, count=1)
+    sentence = re.sub(rf"\b{phrase}\b", subject, sentence, count=1)
+    return sentence[:1].upper() + sentence[1:]
+
+
+class TopicReplyWriter(ReplyWriter):
+    """A reaction and a follow-up about what the story concerns; reflective listening for what it cannot answer (a
+    question to the listener, a greeting, a turn of one word)."""
+
+    name = "reactions and questions about the speaker's topic (rule-based, no model)"
+
+    def __init__(self, fallback: ReflectiveReplyWriter | None = None):
+        self.fallback = fallback or ReflectiveReplyWriter()
+
+    def reply(self, request: UnderstandingRequest, emotion: EmotionResult) -> tuple[str, bool]:
+        """The reply, and whether this writer wrote it (False: the reflective writer's)."""
+        history = request.history
+        latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
+        if not latest.strip() or ASKS_THE_LISTENER.search(latest) or len(tidy(latest).split()) < 2:
+            return self.fallback.reply(request, emotion)[0], False
+        # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
+        told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
+        text = topic_reply(history, situation_stance(tidy(told), listener_stance(emotion)))
+        if text is None or not fits(text):
+            return self.fallback.reply(request, emotion)[0], False
+        return text, True
+
+    def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
+        yield self.reply(request, emotion)[0]

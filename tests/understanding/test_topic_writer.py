@@ -1,0 +1,154 @@
+"""The lite writer (topic_writer) on the real lite vote for turns written for these tests: the stance a death, an
+illness and a success call for, the thing the story is about named back, nothing the speaker did not say, the
+turn's time and facts kept, the length limits."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from e3rg_core.contracts import UnderstandingRequest, Utterance
+from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
+from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, find_topic, topic_reply
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|thrilled|proud|exciting|lovely|"
+                   r"\bcool\b|\bnice\b|happy for|\bfun\b", re.I)
+SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|rough|tough|"
+                    r"hope (?:\w+ )*(?:better|ok|okay|well|recover)|get well|poor", re.I)
+DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
+WORD = re.compile(r"[a-z']+")
+
+
+def said(*utterances: str) -> UnderstandingRequest:
+    return UnderstandingRequest(history=tuple(Utterance(i, "speaker" if i % 2 == 0 else "listener", text)
+                                              for i, text in enumerate(utterances)))
+
+
+@pytest.fixture(scope="module")
+def reply(text_vote):
+    writer = TopicReplyWriter()
+
+    def write(*utterances: str) -> tuple[str, bool]:
+        request = said(*utterances)
+        return writer.reply(request, text_vote(request))
+    return write
+
+
+def test_the_same_turn_gets_the_stance_of_what_happened(reply):
+    """One sentence frame, three events: sympathy for a death, concern (not condolences) for an illness,
+    gladness for a success."""
+    death, _ = reply("My grandmother passed away last night.")
+    illness, _ = reply("My grandmother has been sick in the hospital all week.")
+    success, _ = reply("My grandmother won first prize at the county fair last night!")
+    print(death, illness, success, sep="\n")
+    assert SORROW.search(death) and not CHEER.search(death)
+    assert SORROW.search(illness) and not CHEER.search(illness) and not DEATH_WORDS.search(illness)
+    assert CHEER.search(success) and not SORROW.search(success)
+
+
+@pytest.mark.parametrize("turn", [
+    "My dog died this morning and I keep looking at his bed.",
+    "My dad was diagnosed with cancer last week.",
+    "I got laid off today after nine years at the company.",
+    "Someone broke into my car last night and stole my laptop.",
+    "I entered a baking contest and I didn't win anything.",
+])
+def test_bad_news_is_never_cheered(reply, turn):
+    answer, _ = reply(turn)
+    assert not CHEER.search(answer), answer
+
+
+@pytest.mark.parametrize("turn", [
+    "I got the job offer from the hospital I interviewed at last month!",
+    "My daughter took her first steps this morning!",
+    "We just closed on our first house!",
+    "The drive home took twelve hours, but for once it wasn't terrible.",
+])
+def test_good_news_gets_no_sympathy(reply, turn):
+    answer, _ = reply(turn)
+    assert not re.search(r"\bsorry\b|terrible|awful|\bloss\b|rough|hard", answer, re.I), answer
+
+
+TURNS = [
+    ("My landlord kept my whole deposit for a scratch that was there when I moved in.",),
+    ("Someone cut in front of me in a two-hour queue and the staff did nothing.",),
+    ("I have my driving test on Friday and I can't stop shaking.",),
+    ("I found an old photo of my dad and me fishing when I was six.",),
+    ("My best friend forgot my birthday again this year.",),
+    ("I tripped on stage during my graduation in front of everyone.",),
+    ("My neighbour mows his lawn at six every Sunday morning.",),
+    ("My sister got the car I always wanted for her birthday.",),
+    ("I finally finished my first marathon yesterday!", "Wow! How long did it take you?",
+     "Just under five hours, but I never stopped running."),
+    ("My son is starting kindergarten next week.", "Aw, how is he feeling about it?",
+     "He's excited, but I'm the one who is nervous."),
+]
+
+
+@pytest.fixture(scope="module")
+def replies(reply):
+    return [reply(*turn) for turn in TURNS]
+
+
+def test_every_story_gets_the_topic_writer(replies):
+    for (text, _), turn in zip(replies, TURNS):
+        print(f"{turn[-1]}\n    -> {text}")
+    assert all(written for _, written in replies)
+
+
+def test_a_reply_says_nothing_the_speaker_did_not(replies):
+    """Every word is the writer's own (its frames) or the conversation's: the topic named back, nothing else."""
+    own = set(WORD.findall(" ".join(line.text.lower() for frames in FRAMES.values()
+                                    for lines in (frames.reactions, frames.questions, frames.comments)
+                                    for line in lines)))
+    own |= {"he", "him", "his", "she", "her", "they", "them", "their", "it", "its", "is", "are", "s"}
+    for (text, _), turn in zip(replies, TURNS):
+        extra = set(WORD.findall(text.lower())) - own - set(WORD.findall(" ".join(turn).lower()))
+        assert not extra, (text, extra)
+
+
+def test_replies_are_short_and_distinct(replies):
+    texts = [text for text, _ in replies]
+    assert all(len(t.split()) <= MAX_WORDS and spoken_seconds(t) <= MAX_SPOKEN_SECONDS for t in texts), texts
+    assert len(set(texts)) == len(texts), texts
+
+
+def test_the_story_the_speaker_told_is_kept(reply):
+    """Hand-checked cases: a death is not asked after, a test still to come is not asked how it went, a
+    question the listener asked is not asked again, one friend stays one."""
+    dog, _ = reply("My dog died this morning and I keep looking at his bed.")
+    assert not re.search(r"\b(?:is|are) (?:your dog|he|it) (?:okay|doing|feeling)", dog, re.I), dog
+    test, _ = reply("I have my driving test on Friday and I can't stop shaking.")
+    assert not re.search(r"how did it go|how was it|did you pass", test, re.I), test
+    asked, _ = reply("I have a job interview coming up next week.", "Ooh! When is it?", "Thursday morning, at ten.")
+    assert not re.search(r"^when|\bwhen\b", asked.split(". ")[-1], re.I), asked
+    one, _ = reply("One of my friends sent me money for my birthday right when I needed it.")
+    assert "friends" not in one, one
+
+
+def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
+    replies = [topic_reply(said(f"My grandmother passed away {when}.").history, "loss")
+               for when in ("last night", "this morning", "on Monday", "yesterday", "today", "last week",
+                            "in her sleep", "at the hospital", "after a long illness", "at ninety")]
+    print(*replies, sep="\n")
+    assert sum("your grandmother" in text for text in replies) >= 3
+    assert all(text.count("grandmother") <= 1 for text in replies), replies
+
+
+@pytest.mark.parametrize("text, phrase, kind", [
+    ("I am nervous for my college test", "your college test", "study"),
+    ("I got the job offer from the hospital!", "the job offer", "work"),
+    ("One of my friends sent me a card", "your friend", "person"),
+    ("Back then we had nothing, but my dog kept me going", "your dog", "pet"),
+    ("I was minding my own business when it happened", None, None),
+])
+def test_find_topic(text, phrase, kind):
+    topic = find_topic(text, "interest")
+    assert (topic.phrase, topic.kind) == (phrase, kind) if phrase else topic is None, topic
+
+
+def test_a_question_to_the_listener_goes_to_the_reflective_writer(reply):
+    answer, written = reply("I've been learning to bake bread. Do you like baking?")
+    assert not written and "?" in answer, answer
