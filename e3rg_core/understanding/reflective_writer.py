@@ -45,7 +45,7 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill)\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
-                       r"broke up|dumped|cheated|stolen|stole|robbed|"
+                       r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
@@ -57,7 +57,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
-                        r"love|loved|"
+                        r"love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed)\b",
                         re.IGNORECASE)
@@ -246,11 +246,13 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
 
 # "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
-                        r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b",
+                        r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b|"
+                        r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b",
                         re.IGNORECASE)
 
 
-_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|not|never|couldn't)\s+"
+_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|never|couldn't|"
+                      r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
                       r"(?:(?:really|even|so|very|too|that|a|the)\s+)?([\w']+)", re.IGNORECASE)
 
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .prompts import listener_stance
 from .reflection import tidy
-from .reflective_writer import _PAST, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news, situation_stance
+from .reflective_writer import (_DEATH, _ILLNESS, _PAST, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news,
+                                situation_stance)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -83,7 +84,11 @@ def find_topic(text: str, stance: str) -> Topic | None:
     if not found:
         return None
     wanted = _PRIORITY.get(stance, ())
+    # for a death or an illness, the one it happened to: named nearest before the word that tells it
+    event = (_DEATH if stance == "loss" else _ILLNESS).search(text) if wanted else None
+    at = event.start() if event else 0
     ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,
+                                          abs(at - m.end()) if event else 0,
                                           (m.group(1) or "").lower() not in ("my", "our"), m.start()))
     match = ranked[0]
     determiner, modifier, noun = (match.group(1) or "").lower(), (match.group(2) or "").lower(), match.group(3).lower()
@@ -108,6 +113,24 @@ def find_topic(text: str, stance: str) -> Topic | None:
                 "he" if re.search(r"\b(?:he|him|his)\b", after, re.IGNORECASE) else "they")
                if kind in ("person", "pet") else "it")
     return Topic(noun, kind, " ".join(words), plural, pronoun)
+
+
+# A feeling the speaker names, to say that it makes sense ("No wonder you felt proud!").
+_FEELING = re.compile(r"\b(?:I|we) (?:was|were|am|'m|felt|feel|got|get|became|have been|'ve been) (?:\w+ ){0,2}?"
+                      r"(?:so |very |really |pretty |super |extremely |a (?:little|bit) )?(nervous|scared|afraid|"
+                      r"terrified|happy|proud|excited|sad|upset|angry|mad|furious|embarrassed|ashamed|shocked|"
+                      r"surprised|relieved|grateful|thankful|lonely|impressed|annoyed|frustrated|disappointed|"
+                      r"jealous|envious|guilty|anxious|worried|overwhelmed|heartbroken|thrilled|touched|stressed|"
+                      r"hurt|confident|nostalgic|amazed|blessed|lucky)\b", re.IGNORECASE)
+_NOT_FEELING = re.compile(r"\b(?:not|never|wasn't|weren't|isn't|don't|didn't)\b")
+
+
+def named_feeling(text: str) -> str | None:
+    """The feeling the speaker says they had, unless they deny it ("I'm not afraid to admit...")."""
+    match = _FEELING.search(tidy(text))
+    if match is None or _NOT_FEELING.search(match.group()):
+        return None
+    return match.group(1).lower()
 
 
 @dataclass(frozen=True)
@@ -164,7 +187,7 @@ FRAMES: dict[str, Frames] = {
     "celebrate": Frames(
         _lines("work+study:Congratulations!", "work+study:Congratulations on {topic}!", "That's wonderful news!",
                "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!",
-               "person:That's so sweet of {topic}!", "pet+thing+vehicle+home:Oh, how fun!",
+               "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!"),
         _lines("future|work:When do you start?", "work:What will you be doing?", "work:How are you going to celebrate?",
                "past|study:All that hard work paid off. How are you celebrating?",
@@ -175,7 +198,8 @@ FRAMES: dict[str, Frames] = {
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "past|What was the best part?",
                "past|How was it?"),
-        _lines("You must be so proud.", "You earned it.", "Hard work really does pay off.",
+        _lines("work+study:You must be so proud.", "work+study:You earned it.",
+               "work+study:Hard work really does pay off.",
                "That must feel amazing.", "That made me smile.", "Enjoy every bit of it!",
                f"{_PEOPLE}:{{Topic}} sound{{s}} wonderful.")),
     "look_forward": Frames(
@@ -204,31 +228,35 @@ FRAMES: dict[str, Frames] = {
         _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!"),
         _lines("How did you react?", "What happened next?", "Did you see it coming at all?",
                "How do you feel about it now?", "person:What did {topic} say?"),
-        _lines("That must have been quite a shock.", "Life is full of surprises.", "I bet that was unexpected!")),
+        _lines("That must have been quite a shock.", "I bet that was unexpected!",
+               "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
-        _lines("Oh, I see.", "Oh, interesting.", "Oh, really?"),
-        _lines("How did that come about?", "past|How did it go?", "future|What made you decide to do it?",
-               "future|What are you hoping for?", "past|How did you feel about it?"),
-        _lines("That sounds like quite something.", "I see what you mean.", "That makes sense.")),
+        _lines("Oh, that's nice!", "Oh, how nice.", "Oh, I like that.", "Aw, that's sweet."),
+        _lines("How did that come about?", "past|What was that like?", "future|What made you decide to do it?",
+               "future|What are you hoping for?", "What do you like most about it?", "pet:What's {topic}'s name?",
+               "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!"),
+        _lines("That sounds really nice.", "I love hearing that.", "feeling:I can see why you felt {feeling}.")),
     "acknowledge": Frames(
-        _lines("Oh, really?", "Oh wow.", "Oh, I see.", "Huh, really?"),
-        _lines("How are you feeling about it?", "How do you feel about it now?", "past|What happened next?",
-               "past|How did it turn out?"),
-        _lines("It makes sense to have mixed feelings about that.", "I can see why that stuck with you.",
-               "That's a lot to think about.")),
+        _lines("Oh wow.", "Oh, I see.", "Ah, I see.", "Oh, okay."),
+        _lines("How are you feeling about it?", "past|What happened next?", "past|How did it turn out?",
+               "feeling:I can see why you'd feel {feeling}."),
+        _lines("I can see why that stuck with you.", "That sounds like quite a moment.",
+               "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
         _lines("Oh no.", "Oh no, that's rough.", "Oh man, that's tough.", "Aw, that's hard."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
                "past|How did it turn out?"),
-        _lines("That sounds really hard.", "I'm sorry you're dealing with that.", "That would be hard for anyone.")),
+        _lines("That sounds really hard.", "I'm sorry you're dealing with that.", "That would be hard for anyone.",
+               "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
         _lines("Oh, nice!", "Oh wow!", "Oh, that's good to hear.", "Aw, that's nice."),
         _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?"),
-        _lines("That sounds really nice.", "I'm glad to hear it.", "Good for you.")),
+        _lines("That sounds really nice.", "I'm glad to hear it.", "Good for you.",
+               "feeling:No wonder you felt {feeling}!")),
     "comfort": Frames(
         _lines("Oh no, I'm sorry.", "Aw, that's really sad.", "That's so disappointing.", "Oh no, that's rough.",
-               "I'm sorry, that must hurt.", f"{_PEOPLE}:I'm sorry about {{topic}}."),
+               "I'm sorry, that must hurt."),
         _lines("How are you holding up?",
                "How are you feeling about it now?", "Is there anything that might help?",
                "past|Did it get any better?"),
@@ -243,8 +271,9 @@ FRAMES: dict[str, Frames] = {
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.", "It's okay to be nervous.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
     "validate": Frames(
-        _lines("Ugh, that's so frustrating!", "Wow, that's so rude.", "That's not fair at all.",
-               "I'd be so angry too!", "What a terrible thing to do.", "person:Wow, that's not okay of {topic}."),
+        _lines("Ugh, that's so frustrating!", "person:Wow, that's so rude.", "That's not fair at all.",
+               "I'd be so angry too!", "person:What a terrible thing to do.",
+               "person:Wow, that's not okay of {topic}."),
         _lines("past|person:Did you say anything to {topic}?", "past|What did you do?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
                "How are you dealing with it?", "past|How did you handle it?"),
@@ -253,7 +282,7 @@ FRAMES: dict[str, Frames] = {
     "disgust": Frames(
         _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty."),
         _lines("past|What did you do?", "past|How did you react?", "past|Did you say anything?"),
-        _lines("Some people are just gross.", "I'd have been grossed out too.", "That would turn my stomach.")),
+        _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That would turn my stomach.")),
     "ease": Frames(
         _lines("Oh no, how embarrassing!", "Aw, that happens to the best of us.", "Oh no!",
                "Don't be too hard on yourself."),
@@ -261,6 +290,14 @@ FRAMES: dict[str, Frames] = {
                "past|person:What did {topic} say?", "How do you feel about it now?"),
         _lines("Everyone has moments like that.", "I'm sure nobody remembers it now.",
                "It happens to everyone.")),
+    # ease, when the speaker feels they did wrong rather than looked foolish
+    "ease_guilt": Frames(
+        _lines("Don't be too hard on yourself.", "Aw, it sounds like you really care.",
+               "It's clear you feel bad about it."),
+        _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
+               "How are you feeling about it now?"),
+        _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.",
+               "You're clearly a thoughtful person.")),
     "envy": Frames(
         _lines("I totally get that.", "That's a very human feeling.", "That's understandable."),
         _lines("Do you think you'll get a chance too?", "What would you do if it were you?",
@@ -276,18 +313,26 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
+    (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
+                                             r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),
     (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
     (re.compile(r"^Where are you headed"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
     (re.compile(r"^How did you celebrate|^How are you going to celebrate"), re.compile(r"\bcelebrat\w+", re.I)),
 )
+_GUILT = re.compile(r"\b(?:guilt\w*|feel (?:so |really |very )?bad|felt (?:so |really |very )?bad|regret\w*|"
+                    r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
+_EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
+_CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
 _PLAIN = frozenset("a an the you your yours it is are was were did do does how what when where who why to of in on "
                    "about for with that this be been any so".split())
 
 
-def _fill(text: str, topic: Topic | None) -> str:
+def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
+    if feeling is not None:
+        text = text.replace("{feeling}", feeling)
     if topic is None:
         return text
     verb = {"be": "are" if topic.plural else "is", "Be": "Are" if topic.plural else "Is",
@@ -297,10 +342,14 @@ def _fill(text: str, topic: Topic | None) -> str:
     return re.sub(r"\bpoor (your|his|her|their|the) ", r"\1 poor ", filled)
 
 
-def _usable(line: Line, topic: Topic | None, time: str) -> bool:
+def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = None) -> bool:
     if line.time is not None and line.time != time:
         return False
+    if "{feeling}" in line.text:
+        return feeling is not None
     if "{topic}" in line.text.lower() or line.kinds is not None:
+        if topic is not None and topic.plural and "{topic}'s" in line.text:
+            return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds
                                       or ("dated" in line.kinds and topic.noun in _DATED))
     return True
@@ -334,6 +383,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
     listener's question, a comment); None for a stance this writer has no frames for."""
     speaker = [u.utterance for u in history if u.role == "speaker"]
+    if stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
+        stance = "ease_guilt"
     if stance == "acknowledge":
         bad, good = news(" ".join(speaker))
         stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
@@ -344,16 +395,19 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
     time = story_time(latest if len(speaker) == 1 or _PAST.search(latest) else f"{speaker[0]} {latest}")
     rng = random.Random(_seed(history))
+    feeling = named_feeling(latest)
+    opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
-        usable = [line for line in lines if _usable(line, topic, time)]
+        usable = [line for line in lines if _usable(line, topic, time, feeling)]
         named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds]
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
-            texts = [_fill(line.text, topic) for line in group]
+            texts = [_fill(line.text, topic, feeling) for line in group]
             if asking:
-                texts = [text for text in texts if not _already_asked(text, history)]
+                texts = [text for text in texts if not _already_asked(text, history)
+                         and (opening or not text.startswith("What happened"))]
             if named_already:
                 # the reaction has just named the topic: say it as a pronoun, or leave it out
                 texts = [said for text in texts
@@ -366,7 +420,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     def follow_up(reaction: str) -> str | None:
         named = topic is not None and re.search(rf"\b{topic.noun}\b", reaction) is not None
         # "I'd be nervous too. It's okay to be nervous." says its word twice
-        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 4}
+        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 3} - _PLAIN - _CONTRACTIONS
 
         def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
             return tuple(line for line in lines if not said & set(_WORD.findall(line.text.lower())))
