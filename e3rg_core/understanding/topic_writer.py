@@ -186,7 +186,8 @@ FRAMES: dict[str, Frames] = {
                "You must feel so much lighter.")),
     "celebrate": Frames(
         _lines("work+study:Congratulations!", "work+study:Congratulations on {topic}!", "That's wonderful news!",
-               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!",
+               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!", "Yay, good for you!",
+               "Oh, I love that!", "That's fantastic!",
                "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!"),
         _lines("future|work:When do you start?", "work:What will you be doing?", "work:How are you going to celebrate?",
@@ -225,70 +226,94 @@ FRAMES: dict[str, Frames] = {
         _lines("Memories like that stay with us.", "It's nice to look back on times like that.",
                "Those are the moments that stick with you.")),
     "surprise": Frames(
-        _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!"),
-        _lines("How did you react?", "What happened next?", "Did you see it coming at all?",
+        _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!",
+               "Oh my goodness!", "Wait, seriously?"),
+        _lines("How did you react?", "What happened next?", "Did you see it coming at all?", "What did you think?",
                "How do you feel about it now?", "person:What did {topic} say?"),
         _lines("That must have been quite a shock.", "I bet that was unexpected!",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
-        _lines("Oh, that's nice!", "Oh, how nice.", "Oh, I like that.", "Aw, that's sweet."),
+        _lines("Oh, that's nice!", "Oh, how nice.", "Oh, I like that.", "Aw, that's sweet.", "Oh, that's lovely.",
+               "That sounds nice.", "Oh, that's good."),
         _lines("How did that come about?", "past|What was that like?", "future|What made you decide to do it?",
                "future|What are you hoping for?", "What do you like most about it?", "pet:What's {topic}'s name?",
-               "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!"),
+               "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
+               "future|How are you feeling about it?"),
         _lines("That sounds really nice.", "I love hearing that.", "feeling:I can see why you felt {feeling}.")),
     "acknowledge": Frames(
-        _lines("Oh wow.", "Oh, I see.", "Ah, I see.", "Oh, okay."),
+        _lines("Oh wow.", "Oh, I see.", "Wow, okay.", "I hear you.", "Oh, that's quite something.", "Oh, gotcha.",
+               "Hmm, I see."),
         _lines("How are you feeling about it?", "past|What happened next?", "past|How did it turn out?",
-               "feeling:I can see why you'd feel {feeling}."),
+               "feeling:I can see why you'd feel {feeling}.", "What did you make of it?", "past|How did that go?",
+               "future|How do you think it'll go?", "future|What are you hoping for?",
+               "What was going through your mind?", "How do you feel about it all?"),
         _lines("I can see why that stuck with you.", "That sounds like quite a moment.",
+               "That's a lot to think about.", "Thanks for telling me about it.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
-        _lines("Oh no.", "Oh no, that's rough.", "Oh man, that's tough.", "Aw, that's hard."),
+        _lines("Oh no.", "Oh no, that's rough.", "Oh man, that's tough.", "Aw, that's hard.", "Ugh, I'm sorry.",
+               "That doesn't sound easy.", "Oof, that's a lot."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
-               "past|How did it turn out?"),
+               "past|How did it turn out?", "past|Is it still on your mind?", "How are you doing with it all?",
+               "past|Did it work out in the end?", "Is there anything that would help right now?"),
         _lines("That sounds really hard.", "I'm sorry you're dealing with that.", "That would be hard for anyone.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
-        _lines("Oh, nice!", "Oh wow!", "Oh, that's good to hear.", "Aw, that's nice."),
-        _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?"),
+        _lines("Oh, nice!", "Oh wow!", "Oh, that's good to hear.", "Aw, that's nice.", "Oh, that sounds good!",
+               "Well, that's nice!"),
+        _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?",
+               "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?"),
         _lines("That sounds really nice.", "I'm glad to hear it.", "Good for you.",
                "feeling:No wonder you felt {feeling}!")),
     "comfort": Frames(
         _lines("Oh no, I'm sorry.", "Aw, that's really sad.", "That's so disappointing.", "Oh no, that's rough.",
-               "I'm sorry, that must hurt."),
+               "I'm sorry, that must hurt.", "Aw, I'm sorry to hear that.", "That's such a letdown.",
+               "Oh, that's really hard."),
         _lines("How are you holding up?",
                "How are you feeling about it now?", "Is there anything that might help?",
-               "past|Did it get any better?"),
+               "past|Did it get any better?", "Do you have someone to talk to about it?",
+               "What would make it a little easier?"),
         _lines("I hope things get better soon.", "That would get anyone down.", "It's okay to feel down about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
         _lines("Oh no, that sounds scary!", "That sounds really stressful.", "I'd be nervous too.",
-               "That sounds so nerve-racking.", "work+study:That's a lot of pressure."),
+               "That sounds so nerve-racking.", "work+study:That's a lot of pressure.", "Oh, that's unsettling.",
+               "Yikes, that sounds tense.", "future|That's a lot to have hanging over you."),
         _lines("future|dated:When {be} {topic}?", "future|study+work:Have you been preparing for it?",
-               "What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
-               "past|person+pet:{Be} {topic} okay?", "future|Is there anything that would help you feel ready?"),
+               "future|What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
+               "past|person+pet:{Be} {topic} okay?", "future|Is there anything that would help you feel ready?",
+               "past|How did you calm down afterwards?", "future|What's the worst part of waiting?",
+               "past|Was everyone okay?"),
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.", "It's okay to be nervous.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
     "validate": Frames(
-        _lines("Ugh, that's so frustrating!", "person:Wow, that's so rude.", "That's not fair at all.",
+        _lines("Ugh, that's so frustrating!", "person:Wow, that's so rude.", "Ugh, that's maddening.",
+               "That's so annoying!", "Seriously? That's not okay.", "Oh, that would make me so mad.",
+               "That's not fair at all.",
                "I'd be so angry too!", "person:What a terrible thing to do.",
                "person:Wow, that's not okay of {topic}."),
         _lines("past|person:Did you say anything to {topic}?", "past|What did you do?",
+               "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
+               "Has it happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
                "How are you dealing with it?", "past|How did you handle it?"),
-        _lines("You have every right to be upset.", "Some people have no consideration.", "I'd be furious too.",
+        _lines("You have every right to be upset.", "person:Some people have no consideration.",
+               "I'd be furious too.", "Anyone would be annoyed by that.", "I hope it gets sorted out soon.",
                "That would drive me crazy.")),
     "disgust": Frames(
-        _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty."),
+        _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty.", "Eww, no thank you.",
+               "Ugh, that would turn my stomach."),
         _lines("past|What did you do?", "past|How did you react?", "past|Did you say anything?"),
-        _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That would turn my stomach.")),
+        _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That's just vile.")),
     "ease": Frames(
         _lines("Oh no, how embarrassing!", "Aw, that happens to the best of us.", "Oh no!",
-               "Don't be too hard on yourself."),
+               "Don't be too hard on yourself.", "Oh no, I'd have wanted to hide!", "Ha, we've all been there.",
+               "Oof, that's so awkward."),
         _lines("past|Did anyone notice?", "past|What did you do?", "past|Were you able to laugh it off?",
+               "past|Can you laugh about it now?", "past|How did you play it off?",
                "past|person:What did {topic} say?", "How do you feel about it now?"),
-        _lines("Everyone has moments like that.", "I'm sure nobody remembers it now.",
+        _lines("Everyone has moments like that.", "It'll make a funny story one day.",
                "It happens to everyone.")),
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
@@ -324,6 +349,13 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 _GUILT = re.compile(r"\b(?:guilt\w*|feel (?:so |really |very )?bad|felt (?:so |really |very )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
+# Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
+_ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
+_ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
+_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|"
+                           r"mad|furious|embarrassed|ashamed|shocked|relieved|grateful|lonely|annoyed|frustrated|"
+                           r"disappointed|jealous|guilty|anxious|worried|hurt|hurtful|thrilled|stressed)\b",
+                           re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
 _PLAIN = frozenset("a an the you your yours it is are was were did do does how what when where who why to of in on "
@@ -397,6 +429,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     rng = random.Random(_seed(history))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    told_feeling = feeling is not None or _FEELING_WORD.search(latest) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
@@ -407,7 +440,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
             texts = [_fill(line.text, topic, feeling) for line in group]
             if asking:
                 texts = [text for text in texts if not _already_asked(text, history)
-                         and (opening or not text.startswith("What happened"))]
+                         and (opening or not _ASKS_FOR_THE_STORY.search(text))
+                         and not (told_feeling and _ASKS_FEELING.search(text))]
             if named_already:
                 # the reaction has just named the topic: say it as a pronoun, or leave it out
                 texts = [said for text in texts

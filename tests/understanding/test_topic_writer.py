@@ -14,7 +14,7 @@ from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, find_
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|thrilled|proud|exciting|lovely|"
-                   r"\bcool\b|\bnice\b|happy for|\bfun\b", re.I)
+                   r"\bcool\b|\bnice\b|happy for|\bfun\b|\blove that\b|\byay\b", re.I)
 SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|rough|tough|"
                     r"hope (?:\w+ )*(?:better|ok|okay|well|recover)|get well|poor", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
