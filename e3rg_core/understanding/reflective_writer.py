@@ -31,7 +31,8 @@ FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the 
 MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
-_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on|last|recently|in)|passed$|in a better place|bury|died|dies|"
+_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
+                    r"passed(?: last| recently| in|$)|in a better place|bury|died|dies|"
                     r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
                     r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                     r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
@@ -43,7 +44,7 @@ _ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*
                       re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
-                        r"healed|clean bill)\b", re.IGNORECASE)
+                        r"healed|clean bill|released|discharged|home from the hospital)\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
@@ -247,7 +248,8 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
 # "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
                         r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b|"
-                        r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b",
+                        r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b|"
+                        r"\bcould(?: have|'ve) killed\b",
                         re.IGNORECASE)
 
 

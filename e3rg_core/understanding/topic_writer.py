@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .prompts import listener_stance
 from .reflection import tidy
-from .reflective_writer import (_DEATH, _ILLNESS, _PAST, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news,
+from .reflective_writer import (_DEATH, _ILLNESS, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news,
                                 situation_stance)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
@@ -135,18 +135,18 @@ def named_feeling(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class Line:
-    """One sentence of a stance's frames: usable for these kinds of topic (None: any turn, topic or not) and this
-    time of the story (None: any)."""
+    """One sentence of a stance's frames: usable for these kinds of topic (None: any turn, topic or not) and these
+    times of the story ("past+now"; None: any)."""
     text: str
     kinds: frozenset[str] | None = None
     time: str | None = None
 
 
 def _lines(*specs: str) -> tuple[Line, ...]:
-    """Frames written as "[past|future|][kind+kind:]text"."""
+    """Frames written as "[time+time|][kind+kind:]text", a time being past, future or now."""
     lines = []
     for spec in specs:
-        time, _, rest = spec.partition("|") if re.match(r"(?:past|future)\|", spec) else (None, "", spec)
+        time, _, rest = spec.partition("|") if re.match(r"(?:past|future|now)[+a-z]*\|", spec) else (None, "", spec)
         kinds, _, text = rest.partition(":") if re.match(r"[a-z+]+:", rest) else (None, "", rest)
         lines.append(Line(text, frozenset(kinds.split("+")) if kinds else None, time))
     return tuple(lines)
@@ -186,7 +186,7 @@ FRAMES: dict[str, Frames] = {
                "You must feel so much lighter.")),
     "celebrate": Frames(
         _lines("work+study:Congratulations!", "work+study:Congratulations on {topic}!", "That's wonderful news!",
-               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!", "Yay, good for you!",
+               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!", "Yay, that's great!",
                "Oh, I love that!", "That's fantastic!",
                "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!"),
@@ -235,8 +235,8 @@ FRAMES: dict[str, Frames] = {
     "interest": Frames(
         _lines("Oh, that's nice!", "Oh, how nice.", "Oh, I like that.", "Aw, that's sweet.", "Oh, that's lovely.",
                "That sounds nice.", "Oh, that's good."),
-        _lines("How did that come about?", "past|What was that like?", "future|What made you decide to do it?",
-               "future|What are you hoping for?", "What do you like most about it?", "pet:What's {topic}'s name?",
+        _lines("How did that come about?", "past|What was that like?", "future|What are you hoping for?",
+               "What do you like most about it?", "pet:What's {topic}'s name?",
                "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
                "future|How are you feeling about it?"),
         _lines("That sounds really nice.", "I love hearing that.", "feeling:I can see why you felt {feeling}.")),
@@ -281,8 +281,8 @@ FRAMES: dict[str, Frames] = {
                "That sounds so nerve-racking.", "work+study:That's a lot of pressure.", "Oh, that's unsettling.",
                "Yikes, that sounds tense.", "future|That's a lot to have hanging over you."),
         _lines("future|dated:When {be} {topic}?", "future|study+work:Have you been preparing for it?",
-               "future|What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
-               "past|person+pet:{Be} {topic} okay?", "future|Is there anything that would help you feel ready?",
+               "future+now|What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
+               "future|Is there anything that would help you feel ready?",
                "past|How did you calm down afterwards?", "future|What's the worst part of waiting?",
                "past|Was everyone okay?"),
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.", "It's okay to be nervous.",
@@ -291,8 +291,7 @@ FRAMES: dict[str, Frames] = {
         _lines("Ugh, that's so frustrating!", "person:Wow, that's so rude.", "Ugh, that's maddening.",
                "That's so annoying!", "Seriously? That's not okay.", "Oh, that would make me so mad.",
                "That's not fair at all.",
-               "I'd be so angry too!", "person:What a terrible thing to do.",
-               "person:Wow, that's not okay of {topic}."),
+               "I'd be so angry too!", "person:What a terrible thing to do."),
         _lines("past|person:Did you say anything to {topic}?", "past|What did you do?",
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
                "Has it happened before?", "past|Did it get sorted out?",
@@ -304,7 +303,7 @@ FRAMES: dict[str, Frames] = {
     "disgust": Frames(
         _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty.", "Eww, no thank you.",
                "Ugh, that would turn my stomach."),
-        _lines("past|What did you do?", "past|How did you react?", "past|Did you say anything?"),
+        _lines("past|What did you do?", "past|How did you react?", "past|person:Did you say anything to {topic}?"),
         _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That's just vile.")),
     "ease": Frames(
         _lines("Oh no, how embarrassing!", "Aw, that happens to the best of us.", "Oh no!",
@@ -330,7 +329,8 @@ FRAMES: dict[str, Frames] = {
         _lines("It's hard not to compare sometimes.", "Your turn will come.",
                "Everyone feels that way now and then.")),
 }
-_FUTURE = re.compile(r"\b(?:will|'ll|going to|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
+_FUTURE = re.compile(r"\b(?:will|'ll|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|upcoming|"
+                     r"about to|can't wait|(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|this (?:weekend|week|month|year|summer|fall|winter|spring)|"
                      r"tonight|later today|preparing|prepare|packing|plan\w*|hope (?:I|we|it)|hoping)\b", re.IGNORECASE)
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
@@ -338,6 +338,8 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
+    (re.compile(r"^Has it happened before"), re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|"
+                                                       r"each time|whenever|so many|how many)\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),
@@ -352,7 +354,8 @@ _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|t
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
 _ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
-_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|"
+_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
+                           r"excited|sad|upset|angry|"
                            r"mad|furious|embarrassed|ashamed|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|guilty|anxious|worried|hurt|hurtful|thrilled|stressed)\b",
                            re.IGNORECASE)
@@ -375,7 +378,7 @@ def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
 
 
 def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = None) -> bool:
-    if line.time is not None and line.time != time:
+    if line.time is not None and time not in line.time.split("+"):
         return False
     if "{feeling}" in line.text:
         return feeling is not None
@@ -406,9 +409,25 @@ def _seed(history: tuple[Utterance, ...]) -> int:
     return int.from_bytes(hashlib.sha256(f"topic:{text}".encode()).digest()[:4], "little")
 
 
-def story_time(text: str) -> str:
-    """Whether the speaker tells of something still to come ("future") or of what happened or is so ("past")."""
-    return "future" if _FUTURE.search(text) else "past"
+# A day named without a past verb: "I have my driving test on Friday".
+_ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+# What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
+_HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
+                       r"last (?:night|week|month|year|time)|once|one time|used to|(?:I|we|he|she|they|it) \w+ed)\b",
+                       re.IGNORECASE)
+
+
+def story_time(speaker: list[str]) -> str:
+    """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
+    are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it."""
+    for turn in (speaker[-1], speaker[0]):
+        if _FUTURE.search(turn):
+            return "future"
+        if _HAPPENED.search(turn):
+            return "past"
+        if _ON_A_DAY.search(turn):
+            return "future"
+    return "now"
 
 
 def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
@@ -417,6 +436,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
         stance = "ease_guilt"
+    time = story_time(speaker)
+    if stance == "look_forward" and time == "past":
+        stance = "acknowledge"      # hope for what has already happened: met by its news, not with good luck
     if stance == "acknowledge":
         bad, good = news(" ".join(speaker))
         stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
@@ -425,7 +447,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
         return None
     latest = speaker[-1]
     topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
-    time = story_time(latest if len(speaker) == 1 or _PAST.search(latest) else f"{speaker[0]} {latest}")
     rng = random.Random(_seed(history))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
@@ -463,13 +484,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
 
     reaction = pick(frames.reactions, asking=False)
     follow = follow_up(reaction) if reaction else None
-    if follow is None:
-        reaction = rng.choice([_fill(line.text, topic) for line in frames.reactions
-                               if _usable(line, None, time)])
-        follow = follow_up(reaction)
-    if follow is None:
-        return None
-    return f"{reaction} {follow}"
+    # else the first reaction, in a turn-seeded order, that leaves a follow-up to say
+    others = [_fill(line.text, topic) for line in frames.reactions if _usable(line, None, time)]
+    for reaction in rng.sample(others, len(others)) if follow is None else ():
+        if (follow := follow_up(reaction)) is not None:
+            break
+    return f"{reaction} {follow}" if follow else None
 
 
 _FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),

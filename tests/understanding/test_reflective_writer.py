@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.dialogues import said
 
-from e3rg_core.contracts import UnderstandingRequest, Utterance
 from e3rg_core.understanding import reflective_writer
 from e3rg_core.understanding.reflective_writer import (FRAMES, MAX_SPOKEN_SECONDS, MAX_WORDS, ReflectiveReplyWriter,
                                                        spoken_seconds)
@@ -19,11 +19,6 @@ CHEER = re.compile(r"congratulat|\bglad\b|wonderful|amazing|great news|fantastic
                    r"exciting|lovely|celebrat", re.I)
 SORROW = re.compile(r"\bsorry\b|heartbreaking|worrying|so hard|must hurt|holding up|coping", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|miss most|remember most", re.I)
-
-
-def said(*utterances: str) -> UnderstandingRequest:
-    return UnderstandingRequest(history=tuple(Utterance(i, "speaker" if i % 2 == 0 else "listener", text)
-                                              for i, text in enumerate(utterances)))
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.dialogues import said
 
-from e3rg_core.contracts import UnderstandingRequest, Utterance
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
 from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, find_topic, topic_reply
 
@@ -19,11 +19,6 @@ SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|t
                     r"hope (?:\w+ )*(?:better|ok|okay|well|recover)|get well|poor", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
 WORD = re.compile(r"[a-z']+")
-
-
-def said(*utterances: str) -> UnderstandingRequest:
-    return UnderstandingRequest(history=tuple(Utterance(i, "speaker" if i % 2 == 0 else "listener", text)
-                                              for i, text in enumerate(utterances)))
 
 
 @pytest.fixture(scope="module")
@@ -126,6 +121,10 @@ def test_the_story_the_speaker_told_is_kept(reply):
     assert not re.search(r"^when|\bwhen\b", asked.split(". ")[-1], re.I), asked
     one, _ = reply("One of my friends sent me money for my birthday right when I needed it.")
     assert "friends" not in one, one
+    for still_to_come in ("I'm so nervous to move across the country.", "I'm really excited for my bonus to come in.",
+                          "I can't wait for the new season to start!"):
+        answer, _ = reply(still_to_come)
+        assert not re.search(r"how did it go|how was it|best part|afterwards|did you", answer, re.I), answer
 
 
 def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
