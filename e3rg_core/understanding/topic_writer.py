@@ -438,7 +438,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
         stance = "ease_guilt"
     time = story_time(speaker)
     if stance == "look_forward" and time == "past":
-        stance = "acknowledge"      # hope for what has already happened: met by its news, not with good luck
+        # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by its
+        # news; never good luck
+        bad, good = news(" ".join(speaker))
+        stance = "celebrate" if good and not bad else "acknowledge"
     if stance == "acknowledge":
         bad, good = news(" ".join(speaker))
         stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance

@@ -66,6 +66,13 @@ def test_good_news_gets_no_sympathy(reply, turn):
     assert not re.search(r"\bsorry\b|terrible|awful|\bloss\b|rough|hard", answer, re.I), answer
 
 
+def test_hope_that_came_true_is_met_gladly(reply):
+    """The vote reads hope in "I got the job offer ... I interviewed at last month!"; it has happened, and it is good
+    news, so the listener is glad rather than wishing luck or only saying "Oh wow!"."""
+    answer, _ = reply("I got the job offer from the hospital I interviewed at last month!")
+    assert CHEER.search(answer) and not re.search(r"good luck|hope it goes", answer, re.I), answer
+
+
 TURNS = [
     ("My landlord kept my whole deposit for a scratch that was there when I moved in.",),
     ("Someone cut in front of me in a two-hour queue and the staff did nothing.",),
