@@ -31,17 +31,17 @@ FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the 
 MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
-_DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
-                    r"passed(?: last| recently| in|$)|in a better place|bury|died|dies|"
-                    r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
-                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
-                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
-                    r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
-_ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
-                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
-                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
-                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out))\b",
-                      re.IGNORECASE)
+DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
+                   r"passed(?: last| recently| in|$)|in a better place|bury|died|dies|"
+                   r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
+                   r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
+                   r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
+                   r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
+ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
+                     r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
+                     r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
+                     r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out))\b",
+                     re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill|released|discharged|home from the hospital)\b", re.IGNORECASE)
@@ -209,7 +209,7 @@ _PAST = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|
 
 
 def _sad_words() -> re.Pattern:
-    return re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS)), re.IGNORECASE)
+    return re.compile("|".join(p.pattern for p in (DEATH, ILLNESS, _BAD_NEWS)), re.IGNORECASE)
 
 
 def clause_time(clause: str) -> str:
@@ -269,7 +269,7 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     """The frames the turn's words call for: a death or an illness outranks the vote (unless they say it ended
     well); clear bad news is not cheered and clear good news does not get condolences."""
     text, good_denied = _negations(_NOT_DEATH.sub(" ", text))
-    death, ill, recovered = _DEATH.search(text), _ILLNESS.search(text), _RECOVERED.search(text)
+    death, ill, recovered = DEATH.search(text), ILLNESS.search(text), _RECOVERED.search(text)
     if death:
         return "loss"
     bad, good = _BAD_NEWS.search(text) or good_denied, _GOOD_NEWS.search(text)
@@ -403,7 +403,7 @@ class ReflectiveReplyWriter(ReplyWriter):
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(latest), voted)
         asked = bool(ASKS_THE_LISTENER.search(latest))
-        salient = re.compile("|".join(p.pattern for p in (_DEATH, _ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
+        salient = re.compile("|".join(p.pattern for p in (DEATH, ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
         reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),
                                                                  salient=salient)
         if reflection is not None:
@@ -428,5 +428,5 @@ def news(text: str) -> tuple[bool, bool]:
     """Whether the text tells of something bad (a death, an illness, bad news), and whether of something good."""
     text = re.sub(r"\bbest friends?\b", "friend", _NOT_DEATH.sub(" ", text), flags=re.IGNORECASE)
     text, good_denied = _negations(text)
-    return (bool(_DEATH.search(text) or _ILLNESS.search(text) or _BAD_NEWS.search(text) or good_denied),
+    return (bool(DEATH.search(text) or ILLNESS.search(text) or _BAD_NEWS.search(text) or good_denied),
             bool(_GOOD_NEWS.search(text)))

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .prompts import listener_stance
 from .reflection import tidy
-from .reflective_writer import (_DEATH, _ILLNESS, ASKS_THE_LISTENER, ReflectiveReplyWriter, fits, news,
-                                situation_stance)
+from .reflective_writer import ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -85,7 +84,7 @@ def find_topic(text: str, stance: str) -> Topic | None:
         return None
     wanted = _PRIORITY.get(stance, ())
     # for a death or an illness, the one it happened to: named nearest before the word that tells it
-    event = (_DEATH if stance == "loss" else _ILLNESS).search(text) if wanted else None
+    event = (DEATH if stance == "loss" else ILLNESS).search(text) if wanted else None
     at = event.start() if event else 0
     ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,
                                           abs(at - m.end()) if event else 0,
