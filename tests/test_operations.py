@@ -111,7 +111,10 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
         pytest.skip("Debian's chromium is not installed (scripts/install.sh --test installs it)")
     from playwright.sync_api import sync_playwright
     app, _ = space
-    visitors = settings.CONCURRENT_TURNS + QUEUE_SIZE + 1   # the last one finds the queue full
+    # Late visitors, clicking one after another once the queue is full: a turn that ends just then frees a place
+    # for one of them (a single late visitor was served that way in one CI run), not for all three.
+    late_visitors = 3
+    visitors = settings.CONCURRENT_TURNS + QUEUE_SIZE + late_visitors
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -123,18 +126,26 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
             page.get_by_role("button", name="Respond", exact=True).wait_for(timeout=60_000)
             page.locator("#turn-text textarea").fill(f"My brother called me back after {n + 2} years of silence.")
             pages.append(page)
-        *served, last = pages
+        served, late = pages[:-late_visitors], pages[-late_visitors:]
         for page in served:
             page.get_by_role("button", name="Respond", exact=True).click()
-        # Pages clicked one after another reach the server in any order (the last visitor's turn could overtake
-        # another's and be served): only once the queue is seen full is the last visitor sure to find it so.
+        # Pages clicked one after another reach the server in any order (a late visitor's turn could overtake
+        # another's and be served): only once the queue is seen full are the late visitors sure to find it so.
         _wait_until_the_queue_is_full(app.url)
-        last.get_by_role("button", name="Respond", exact=True).click()
-        last.get_by_text(PAGE_BUSY).first.wait_for(timeout=60_000)
-        for page in served:
-            page.locator("#bundle a[download]").wait_for(timeout=300_000)
-            assert not page.get_by_text(PAGE_BUSY).count(), "a visitor being served was told the Space is busy"
-        # the load has passed: the visitor turned away is answered on the same page
-        last.get_by_role("button", name="Respond", exact=True).click()
-        last.locator("#bundle a[download]").wait_for(timeout=240_000)
+        for page in late:
+            page.get_by_role("button", name="Respond", exact=True).click()
+        # gradio's busy notice is a toast that goes after a while: look for it while it shows
+        turned_away, deadline = [], time.monotonic() + 60
+        while len(turned_away) < late_visitors and time.monotonic() < deadline:
+            turned_away += [page for page in late if page not in turned_away and page.get_by_text(PAGE_BUSY).count()]
+            time.sleep(0.25)
+        assert turned_away, "no late visitor was told the Space is busy"
+        for page in pages:
+            if page not in turned_away:     # served, the late ones included where a place had just come free
+                page.locator("#bundle a[download]").wait_for(timeout=300_000)
+                assert not page.get_by_text(PAGE_BUSY).count(), "a visitor being served was told the Space is busy"
+        # the load has passed: a visitor turned away is answered on the same page
+        again = turned_away[0]
+        again.get_by_role("button", name="Respond", exact=True).click()
+        again.locator("#bundle a[download]").wait_for(timeout=240_000)
         browser.close()
