@@ -294,7 +294,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
 _SAD_CLAUSE = _sad_words()
 
 
-def _turn_seed(history: tuple[Utterance, ...], seed: int) -> int:
+def turn_seed(history: tuple[Utterance, ...], seed: int | str) -> int:
+    """A seed for the turn's choices: the same conversation gets the same reply, another one another."""
     text = "\n".join(u.utterance for u in history)
     return int.from_bytes(hashlib.sha256(f"{seed}:{text}".encode()).digest()[:4], "little")
 
@@ -399,7 +400,7 @@ class ReflectiveReplyWriter(ReplyWriter):
         """The reply, and whether it says back the speaker's own words (False: a written fallback)."""
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
-        seed = _turn_seed(history, self.seed)
+        seed = turn_seed(history, self.seed)
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(latest), voted)
         asked = bool(ASKS_THE_LISTENER.search(latest))

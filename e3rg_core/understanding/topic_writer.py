@@ -10,7 +10,6 @@ the speaker's story beyond the thing they named.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections.abc import Iterator
@@ -19,7 +18,8 @@ from dataclasses import dataclass
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .prompts import listener_stance
 from .reflection import tidy
-from .reflective_writer import ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance
+from .reflective_writer import (ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance,
+                                turn_seed)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -79,7 +79,7 @@ def find_topic(text: str, stance: str) -> Topic | None:
     """The thing the speaker's words are about: the first one named with "my"/"our", else the first named at all;
     for a death or an illness, a person or a pet first."""
     text = _NOT_TOPIC.sub(" ", tidy(text))
-    found = [m for m in _TOPIC.finditer(text)]
+    found = list(_TOPIC.finditer(text))
     if not found:
         return None
     wanted = _PRIORITY.get(stance, ())
@@ -403,11 +403,6 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
     return False
 
 
-def _seed(history: tuple[Utterance, ...]) -> int:
-    text = "\n".join(u.utterance for u in history)
-    return int.from_bytes(hashlib.sha256(f"topic:{text}".encode()).digest()[:4], "little")
-
-
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
@@ -433,23 +428,25 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
     listener's question, a comment); None for a stance this writer has no frames for."""
     speaker = [u.utterance for u in history if u.role == "speaker"]
+    if not speaker:
+        return None
     if stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
         stance = "ease_guilt"
     time = story_time(speaker)
-    if stance == "look_forward" and time == "past":
-        # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by its
-        # news; never good luck
+    if stance in ("look_forward", "acknowledge"):
         bad, good = news(" ".join(speaker))
-        stance = "celebrate" if good and not bad else "acknowledge"
-    if stance == "acknowledge":
-        bad, good = news(" ".join(speaker))
-        stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+        if stance == "look_forward" and time == "past":
+            # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
+            # its news; never good luck
+            stance = "celebrate" if good and not bad else "acknowledge"
+        if stance == "acknowledge":
+            stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
     frames = FRAMES.get(stance)
-    if frames is None or not speaker:
+    if frames is None:
         return None
     latest = speaker[-1]
     topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
-    rng = random.Random(_seed(history))
+    rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     told_feeling = feeling is not None or _FEELING_WORD.search(latest) is not None
@@ -486,11 +483,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
 
     reaction = pick(frames.reactions, asking=False)
     follow = follow_up(reaction) if reaction else None
-    # else the first reaction, in a turn-seeded order, that leaves a follow-up to say
-    others = [_fill(line.text, topic) for line in frames.reactions if _usable(line, None, time)]
-    for reaction in rng.sample(others, len(others)) if follow is None else ():
-        if (follow := follow_up(reaction)) is not None:
-            break
+    if follow is None:
+        # the first reaction, in a turn-seeded order, that leaves a follow-up to say
+        others = [_fill(line.text, topic) for line in frames.reactions if _usable(line, None, time)]
+        for reaction in rng.sample(others, len(others)):
+            if (follow := follow_up(reaction)) is not None:
+                break
     return f"{reaction} {follow}" if follow else None
 
 
