@@ -118,14 +118,11 @@ def app_peak_gib(pid: int) -> float:
 def fallback_count(runner, texts: list[str]) -> int:
     """How many of the texts the writer answers from its fallback (reflective listening), not the topic writer."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
-    from e3rg_core.runner import cast_votes
-    from e3rg_core.understanding.voting import decide
+    from e3rg_core.runner import cast_votes, tally
     engines, count = runner.tier.engines, 0
     for text in texts:
         request = UnderstandingRequest(history=(Utterance(0, "speaker", text),))
-        cast = cast_votes(engines.voters, request, [])
-        emotion = decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
-        count += not engines.writer.reply(request, emotion)[1]
+        count += not engines.writer.reply(request, tally(cast_votes(engines.voters, request, [])))[1]
     return count
 
 

@@ -223,10 +223,15 @@ def cast_votes(voters: Sequence[EmotionVoter], query: UnderstandingRequest, noti
     return cast
 
 
+def tally(cast: Sequence[CastVote]) -> EmotionResult:
+    """The vote's result from the votes cast, ties broken by each voter's rank."""
+    return decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
+
+
 def understand(job: TurnJob, engines: EngineSet, fit_video: VideoFit | None = None) -> Iterator[Event]:
     started, notices = time.perf_counter(), []
     cast = [*(job.cast_votes or ()), *cast_votes(engines.voters, job.query, notices)]
-    emotion = decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
+    emotion = tally(cast)
     yield EmotionVoted(emotion, time.perf_counter() - started, tuple(notices))
 
 

@@ -59,16 +59,13 @@ def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
     by writing each turn again in this process with the lite tier's vote and writer (the same code, so the same
     reply); and how many of the rewritten replies differ from what /respond gave (they should not)."""
     from e3rg_core.contracts import UnderstandingRequest, Utterance
-    from e3rg_core.runner import cast_votes
+    from e3rg_core.runner import cast_votes, tally
     from e3rg_core.tiers.lite import lite_engines
-    from e3rg_core.understanding.voting import decide
     engines, fallback, differ = lite_engines(), 0, 0
     for turn, reply in zip(turns, replies):
         request = UnderstandingRequest(history=tuple(Utterance(i, u["role"], u["text"])
                                                      for i, u in enumerate(turn["dialogue"])))
-        cast = cast_votes(engines.voters, request, [])
-        text, from_writer = engines.writer.reply(request, decide([c.vote for c in cast],
-                                                                     {c.vote.voter: c.priority for c in cast}))
+        text, from_writer = engines.writer.reply(request, tally(cast_votes(engines.voters, request, [])))
         fallback += not from_writer
         differ += text != reply
     return fallback, differ

@@ -4,10 +4,9 @@ from __future__ import annotations
 import pytest
 
 from e3rg_core.contracts import EmotionResult, UnderstandingRequest
-from e3rg_core.runner import cast_votes
+from e3rg_core.runner import cast_votes, tally
 from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.text_emotion import TextEmotionVoter
-from e3rg_core.understanding.voting import decide
 from e3rg_core.understanding.word_emotion import WordEmotionVoter
 
 
@@ -17,6 +16,5 @@ def text_vote():
               SituationEmotionVoter.from_pretrained()]
 
     def vote(request: UnderstandingRequest) -> EmotionResult:
-        cast = cast_votes(voters, request, [])
-        return decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
+        return tally(cast_votes(voters, request, []))
     return vote

@@ -13,7 +13,7 @@ from e3rg_core.emotions import FINE_LABELS, coarse_of
 from e3rg_core.generation.lite_speech import LiteSpeechEngine
 from e3rg_core.memory.avatars import AvatarStore
 from e3rg_core.metrics import opening
-from e3rg_core.runner import cast_votes
+from e3rg_core.runner import cast_votes, tally
 from e3rg_core.settings import REPLY_SPEECH_SECONDS
 from e3rg_core.understanding.prompts import FITTING_SHARE, LISTENER_STANCE, STANCES, listener_stance, stance_fit
 from e3rg_core.understanding.reflective_writer import MAX_WORDS, ReflectiveReplyWriter
@@ -21,7 +21,6 @@ from e3rg_core.understanding.situation_voter import SituationEmotionVoter
 from e3rg_core.understanding.spoken_length import SPOKEN_SECONDS, spoken_seconds
 from e3rg_core.understanding.template_writer import TEMPLATES, TemplateReplyWriter, template_reply
 from e3rg_core.understanding.text_emotion import TextEmotionHead, TextEmotionVoter
-from e3rg_core.understanding.voting import decide
 from e3rg_core.understanding.word_emotion import WordEmotionHead, WordEmotionVoter
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -151,8 +150,7 @@ def test_a_grievance_gets_no_cheer(text, head, word_head):
     """Voted by the lite tier's own text voters, as a visitor's turn is: the stance does not cheer, and the lite
     writer's reply neither cheers nor reads to the word head as celebrating."""
     voters = [TextEmotionVoter(head), WordEmotionVoter(word_head), SituationEmotionVoter.from_pretrained()]
-    cast = cast_votes(voters, said(text), [])
-    emotion = decide([c.vote for c in cast], {c.vote.voter: c.priority for c in cast})
+    emotion = tally(cast_votes(voters, said(text), []))
     stance = listener_stance(emotion)
     reply = "".join(ReflectiveReplyWriter().write(said(text), emotion, 64))
     celebrating = [FINE_LABELS.index(label) for label, s in LISTENER_STANCE.items() if s.name == "celebrate"]
