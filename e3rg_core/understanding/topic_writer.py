@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
+from .events import event_questions
 from .prompts import listener_stance
 from .reflection import tidy
 from .reflective_writer import (ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance,
@@ -142,13 +143,24 @@ class Line:
 
 
 def _lines(*specs: str) -> tuple[Line, ...]:
-    """Frames written as "[time+time|][kind+kind:]text", a time being past, future or now."""
+    """Frames written as "[time+time|][kind+kind:]text", a time being past, future or now; "{Oh/Wow}" in a text
+    makes one line for each of its ways of saying it, so that the same reaction is not said word for word to
+    many speakers."""
     lines = []
     for spec in specs:
         time, _, rest = spec.partition("|") if re.match(r"(?:past|future|now)[+a-z]*\|", spec) else (None, "", spec)
         kinds, _, text = rest.partition(":") if re.match(r"[a-z+]+:", rest) else (None, "", rest)
-        lines.append(Line(text, frozenset(kinds.split("+")) if kinds else None, time))
+        lines += [Line(said[:1].upper() + said[1:], frozenset(kinds.split("+")) if kinds else None, time)
+                  for said in _ways(text)]
     return tuple(lines)
+
+
+def _ways(text: str) -> list[str]:
+    choice = re.search(r"\{([^{}]*/[^{}]*)\}", text)
+    if choice is None:
+        return [text]
+    return [said for way in choice.group(1).split("/") for said in _ways(text[:choice.start()] + way +
+                                                                          text[choice.end():])]
 
 
 @dataclass(frozen=True)
@@ -184,9 +196,11 @@ FRAMES: dict[str, Frames] = {
         _lines("That must have been a scary time.", "What a weight off your shoulders.",
                "You must feel so much lighter.")),
     "celebrate": Frames(
-        _lines("work+study:Congratulations!", "work+study:Congratulations on {topic}!", "That's wonderful news!",
-               "That's so great!", "How exciting!", "Oh, that's awesome!", "Aw, that's so nice!", "Yay, that's great!",
-               "Oh, I love that!", "That's fantastic!",
+        _lines("work+study:{Congratulations/Congrats/Oh, congratulations/Wow, congratulations}!",
+               "work+study:{Congratulations/Congrats/Huge congrats} on {topic}!",
+               "{That's/What} wonderful news!", "{Oh/Wow/Yay/Aw}, that's so great!", "{Oh/Wow/Ooh}, how exciting!",
+               "{Oh/Wow/Yay}, that's awesome!", "Aw, that's so nice!", "{Oh/Aw/Wow}, I love that!",
+               "{Oh, /Wow, /}that's fantastic!", "{Good for you/Way to go}!", "That's amazing{, well done/}!",
                "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!"),
         _lines("future|work:When do you start?", "work:What will you be doing?", "work:How are you going to celebrate?",
@@ -196,14 +210,16 @@ FRAMES: dict[str, Frames] = {
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
                "home:How do you like it so far?", "person:What did {topic} say?",
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
-               "past|What was the best part?",
+               "past|What was the best part?", "past|How did it all go?", "past|Were you surprised?",
+               "past|Who was the first person you told?", "future|What are you looking forward to most?",
                "past|How was it?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
                "That must feel amazing.", "That made me smile.", "Enjoy every bit of it!",
                f"{_PEOPLE}:{{Topic}} sound{{s}} wonderful.")),
     "look_forward": Frames(
-        _lines("How exciting!", "Ooh, that sounds fun!", "future|Oh, I hope it goes well!", "That sounds promising!",
+        _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
+               "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
                "event+trip:Oh, that sounds like so much fun!", "work+study:Good luck, you've got this!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
                "future|event+trip:Who's going with you?", "future|study+work:How are you preparing for it?",
@@ -232,43 +248,55 @@ FRAMES: dict[str, Frames] = {
         _lines("That must have been quite a shock.", "I bet that was unexpected!",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
-        _lines("Oh, that's nice!", "Oh, how nice.", "Oh, I like that.", "Aw, that's sweet.", "Oh, that's lovely.",
-               "That sounds nice.", "Oh, that's good."),
+        _lines("{Oh/Ah/Aw}, that's nice!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.", "Aw, that's sweet.",
+               "{Oh/Aw}, that's lovely.", "That sounds {nice/lovely/really nice}.", "{Oh/Ah/Well}, that's good.",
+               "{Oh, /Ooh, /}that's interesting."),
         _lines("How did that come about?", "past|What was that like?", "future|What are you hoping for?",
                "What do you like most about it?", "pet:What's {topic}'s name?",
                "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
-               "future|How are you feeling about it?"),
-        _lines("That sounds really nice.", "I love hearing that.", "feeling:I can see why you felt {feeling}.")),
+               "future|How are you feeling about it?", "What got you into it?", "past|How did it turn out?",
+               "Tell me more, what was it like?", "past|Would you do it again?"),
+        _lines("That sounds {really nice/lovely/like a good time}.", "I {love/really like} hearing that.",
+               "feeling:I can see why you felt {feeling}.", "That's the kind of thing that makes a day.",
+               "It sounds like it meant a lot to you.")),
     "acknowledge": Frames(
-        _lines("Oh wow.", "Oh, I see.", "Wow, okay.", "I hear you.", "Oh, that's quite something.", "Oh, gotcha.",
-               "Hmm, I see."),
+        _lines("{Oh/Wow/Huh}, okay.", "{Oh/Ah/Hmm}, I see.", "{Ah, /Hmm, /}I hear you.",
+               "{Oh/Wow/Well/Huh}, that's quite something.", "{Oh/Ah}, gotcha.", "{Oh/Wow}, that's a lot.",
+               "{Oh/Hmm/Huh}, interesting.", "{Wow/Oh/Gosh}, that's a big thing.", "{Oh/Hmm}, that makes sense."),
         _lines("How are you feeling about it?", "past|What happened next?", "past|How did it turn out?",
                "feeling:I can see why you'd feel {feeling}.", "What did you make of it?", "past|How did that go?",
                "future|How do you think it'll go?", "future|What are you hoping for?",
-               "What was going through your mind?", "How do you feel about it all?"),
-        _lines("I can see why that stuck with you.", "That sounds like quite a moment.",
-               "That's a lot to think about.", "Thanks for telling me about it.",
+               "What was going through your mind?", "How do you feel about it all?", "past|How did you handle it?",
+               "past|Were you expecting that?", "What do you think you'll do?", "past|What did you do then?",
+               "Has it been on your mind a lot?", "now|How long has it been like that?"),
+        _lines("I can see why that {stuck with you/stayed with you/is on your mind}.",
+               "That sounds like quite a {moment/time/thing to go through}.",
+               "That's a lot to {think about/take in}.", "Thanks for telling me about it.",
+               "That makes a lot of sense.", "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
-        _lines("Oh no.", "Oh no, that's rough.", "Oh man, that's tough.", "Aw, that's hard.", "Ugh, I'm sorry.",
-               "That doesn't sound easy.", "Oof, that's a lot."),
+        _lines("Oh no.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
+               "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
+               "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
                "past|How did it turn out?", "past|Is it still on your mind?", "How are you doing with it all?",
                "past|Did it work out in the end?", "Is there anything that would help right now?"),
-        _lines("That sounds really hard.", "I'm sorry you're dealing with that.", "That would be hard for anyone.",
+        _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
+               "That would be hard for anyone.", "I hope it gets easier from here.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
-        _lines("Oh, nice!", "Oh wow!", "Oh, that's good to hear.", "Aw, that's nice.", "Oh, that sounds good!",
-               "Well, that's nice!"),
+        _lines("{Oh/Ooh}, nice!", "Oh wow!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
+               "{Oh/Ooh}, that sounds good!", "Well, that's nice!", "{Oh, /Ah, /}that's great to hear."),
         _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?",
                "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?"),
-        _lines("That sounds really nice.", "I'm glad to hear it.", "Good for you.",
+        _lines("That sounds {really nice/great}.", "I'm {so /really /}glad to hear it.", "Good for you.",
                "feeling:No wonder you felt {feeling}!")),
     "comfort": Frames(
-        _lines("Oh no, I'm sorry.", "Aw, that's really sad.", "That's so disappointing.", "Oh no, that's rough.",
-               "I'm sorry, that must hurt.", "Aw, I'm sorry to hear that.", "That's such a letdown.",
-               "Oh, that's really hard."),
+        _lines("{Oh no/Aw/Oh}, I'm {so /}sorry.", "{Aw/Oh}, that's really sad.",
+               "{Oh, /Ugh, /}that's so disappointing.",
+               "{Oh no/Oof}, that's rough.", "I'm sorry, that must hurt.", "{Aw/Oh}, I'm sorry to hear that.",
+               "{Oh, /Aw, /}that's such a letdown.", "{Oh/Aw}, that's really hard.", "{Oh/Aw}, that's a shame."),
         _lines("How are you holding up?",
                "How are you feeling about it now?", "Is there anything that might help?",
                "past|Did it get any better?", "Do you have someone to talk to about it?",
@@ -276,9 +304,11 @@ FRAMES: dict[str, Frames] = {
         _lines("I hope things get better soon.", "That would get anyone down.", "It's okay to feel down about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
-        _lines("Oh no, that sounds scary!", "That sounds really stressful.", "I'd be nervous too.",
-               "That sounds so nerve-racking.", "work+study:That's a lot of pressure.", "Oh, that's unsettling.",
-               "Yikes, that sounds tense.", "future|That's a lot to have hanging over you."),
+        _lines("{Oh no/Yikes/Oh gosh}, that sounds scary!", "{Oh, /Ugh, /}that sounds really stressful.",
+               "{Oh, /Honestly, /}I'd be nervous too.", "{Oh, /Yikes, /}that sounds so nerve-racking.",
+               "work+study:{Oof/Wow}, that's a lot of pressure.", "{Oh/Hmm}, that's unsettling.",
+               "Yikes, that sounds tense.", "future|That's a lot to have hanging over you.",
+               "{Oh/Gosh}, that would worry me too."),
         _lines("future|dated:When {be} {topic}?", "future|study+work:Have you been preparing for it?",
                "future+now|What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
                "future|Is there anything that would help you feel ready?",
@@ -287,27 +317,29 @@ FRAMES: dict[str, Frames] = {
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.", "It's okay to be nervous.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
     "validate": Frames(
-        _lines("Ugh, that's so frustrating!", "person:Wow, that's so rude.", "Ugh, that's maddening.",
-               "That's so annoying!", "Seriously? That's not okay.", "Oh, that would make me so mad.",
-               "That's not fair at all.",
-               "I'd be so angry too!", "person:What a terrible thing to do."),
+        _lines("{Ugh/Oh man/Argh}, that's so frustrating!", "person:{Wow/Ugh}, that's so rude.",
+               "{Ugh/Wow}, that's maddening.", "{Ugh, /Oh, /}that's so annoying!", "Seriously? That's not okay.",
+               "{Oh/Ugh}, that would make me so mad.", "{Ugh, /Wow, /}that's not fair at all.",
+               "{Honestly, /Oh, /}I'd be so angry too!", "person:{What/Wow, what} a terrible thing to do.",
+               "{Ugh/Wow}, how infuriating."),
         _lines("past|person:Did you say anything to {topic}?", "past|What did you do?",
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
                "Has it happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
                "How are you dealing with it?", "past|How did you handle it?"),
-        _lines("You have every right to be upset.", "person:Some people have no consideration.",
+        _lines("You have every right to be {upset/annoyed/angry}.",
+               "person:Some people {have no consideration/just don't think}.",
                "I'd be furious too.", "Anyone would be annoyed by that.", "I hope it gets sorted out soon.",
-               "That would drive me crazy.")),
+               "That would drive me {crazy/up the wall}.", "You deserved better than that.")),
     "disgust": Frames(
         _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "Oh, that's nasty.", "Eww, no thank you.",
                "Ugh, that would turn my stomach."),
         _lines("past|What did you do?", "past|How did you react?", "past|person:Did you say anything to {topic}?"),
         _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That's just vile.")),
     "ease": Frames(
-        _lines("Oh no, how embarrassing!", "Aw, that happens to the best of us.", "Oh no!",
-               "Don't be too hard on yourself.", "Oh no, I'd have wanted to hide!", "Ha, we've all been there.",
-               "Oof, that's so awkward."),
+        _lines("{Oh no/Oh dear/Oof}, how embarrassing!", "{Aw/Oh}, that happens to the best of us.", "Oh no!",
+               "{Aw, /Hey, /}don't be too hard on yourself.", "{Oh no/Oh gosh}, I'd have wanted to hide!",
+               "{Ha/Oh}, we've all been there.", "{Oof/Oh no/Yikes}, that's so awkward."),
         _lines("past|Did anyone notice?", "past|What did you do?", "past|Were you able to laugh it off?",
                "past|Can you laugh about it now?", "past|How did you play it off?",
                "past|person:What did {topic} say?", "How do you feel about it now?"),
@@ -328,7 +360,8 @@ FRAMES: dict[str, Frames] = {
         _lines("It's hard not to compare sometimes.", "Your turn will come.",
                "Everyone feels that way now and then.")),
 }
-_FUTURE = re.compile(r"\b(?:will|'ll|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|upcoming|"
+_FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|"
+                     r"upcoming|"
                      r"about to|can't wait|(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|this (?:weekend|week|month|year|summer|fall|winter|spring)|"
                      r"tonight|later today|preparing|prepare|packing|plan\w*|hope (?:I|we|it)|hoping)\b", re.IGNORECASE)
@@ -345,8 +378,34 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
     (re.compile(r"^Where are you headed"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
-    (re.compile(r"^How did you celebrate|^How are you going to celebrate"), re.compile(r"\bcelebrat\w+", re.I)),
+    (re.compile(r"^How did you celebrate|^How are you going to celebrate|^How are you celebrating"),
+     re.compile(r"\bcelebrat\w+", re.I)),
+    (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
+                                                      r"\bcaught\b|\bknow who\b", re.IGNORECASE)),
+    (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
+    (re.compile(r"^Did you ever (?:find|get) it"), re.compile(r"\b(?:found|got it back|returned)\b", re.IGNORECASE)),
+    (re.compile(r"^Was anyone hurt|^Are you okay|^Is everyone safe"),
+     re.compile(r"\b(?:(?:no ?one|nobody)(?: else)? (?:was|got) hurt|(?:I'm|I am|we're|we are|everyone is|everyone's) "
+                r"(?:fine|okay|ok|safe)|hurt|injur\w+|hospital)\b", re.IGNORECASE)),
+    (re.compile(r"^How did you find out"), re.compile(r"\b(?:found out|caught|saw (?:him|her|them)|told me)\b",
+                                                      re.IGNORECASE)),
+    (re.compile(r"^When is the baby due|^When is the move|^When do you start|^Have you set a date"),
+     re.compile(r"\b(?:due|start(?:s|ing)? (?:on|in|next|tomorrow)|in (?:january|february|march|april|may|june|july|"
+                r"august|september|october|november|december))\b", re.IGNORECASE)),
+    (re.compile(r"boy or a girl"), re.compile(r"\b(?:boy|girl|son|daughter|twins)\b", re.IGNORECASE)),
+    (re.compile(r"^What will you be doing"), re.compile(r"\bas an? \w+", re.IGNORECASE)),
+    (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
+    (re.compile(r"^How did you get home|^Did someone stop"),
+     re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger))\b", re.IGNORECASE)),
+    (re.compile(r"^Did anyone see|^Did anyone notice|^Did anyone say"),
+     re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
 )
+# Which side of the news a stance is on, for the questions about what happened (`events`); others get neither.
+# A loss is asked about only as a loss (its frames), whatever else the turn tells.
+_SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce", "interest", "acknowledge_good"),
+                         "good"),
+         **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
+                          "acknowledge_bad"), "bad")}
 _GUILT = re.compile(r"\b(?:guilt\w*|feel (?:so |really |very )?bad|felt (?:so |really |very )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
@@ -449,6 +508,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
+    specific = _lines(*event_questions(latest, _SIDE.get(stance))) if stance != "loss" else ()
     told_feeling = feeling is not None or _FEELING_WORD.search(latest) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
@@ -478,8 +539,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
 
         def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
             return tuple(line for line in lines if not said & set(_WORD.findall(line.text.lower())))
-        return (pick(fresh(frames.comments), False, named) if answered
-                else pick(fresh(frames.questions), True, named)) or pick(fresh(frames.comments), False, named)
+        if answered:
+            return pick(fresh(frames.comments), False, named)
+        # a question about what happened, most of the time: it follows from this story and no other
+        about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
+        return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
 
     reaction = pick(frames.reactions, asking=False)
     follow = follow_up(reaction) if reaction else None

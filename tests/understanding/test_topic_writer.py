@@ -8,6 +8,7 @@ import re
 import pytest
 from support.dialogues import said
 
+from e3rg_core.understanding.events import EVENTS, event_questions
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
 from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, find_topic, topic_reply
 
@@ -105,6 +106,7 @@ def test_a_reply_says_nothing_the_speaker_did_not(replies):
     own = set(WORD.findall(" ".join(line.text.lower() for frames in FRAMES.values()
                                     for lines in (frames.reactions, frames.questions, frames.comments)
                                     for line in lines)))
+    own |= set(WORD.findall(" ".join(question.lower() for event in EVENTS for question in event.questions)))
     own |= {"he", "him", "his", "she", "her", "they", "them", "their", "it", "its", "is", "are", "s"}
     for (text, _), turn in zip(replies, TURNS):
         extra = set(WORD.findall(text.lower())) - own - set(WORD.findall(" ".join(turn).lower()))
@@ -158,3 +160,47 @@ def test_find_topic(text, phrase, kind):
 def test_a_question_to_the_listener_goes_to_the_reflective_writer(reply):
     answer, written = reply("I've been learning to bake bread. Do you like baking?")
     assert not written and "?" in answer, answer
+
+
+HAPPENINGS = [
+    ("Last night someone came into my yard and stole my push mower.", "theft"),
+    ("My girlfriend broke up with me after three years.", "breakup"),
+    ("I just got a new job at the local firm!", "hired"),
+    ("My wife is pregnant with our first child!", "baby"),
+    ("I got into a car accident on the way home and my car is totaled.", "crash"),
+    ("A driver cut me off on the highway this morning.", "driver"),
+    ("I saw a mouse run across my kitchen floor.", "critter"),
+    ("My neighbour has been playing loud music every night.", "noisy"),
+]
+
+
+def test_what_happened_is_asked_about(reply):
+    """Most replies to a told happening ask what a listener asks about that happening (the writer takes a
+    happening's question four times in five, by the turn's seed); before `events` none did."""
+    asked = 0
+    for turn, name in HAPPENINGS:
+        answer, _ = reply(turn)
+        questions = next(event.questions for event in EVENTS if event.name == name)
+        about_it = any(question.split("|")[-1] in answer for question in questions)
+        print(f"{turn}\n    -> {answer} {'(asks about it)' if about_it else ''}")
+        asked += about_it
+    assert asked >= 5, asked
+
+
+def test_a_happening_is_asked_about_only_on_its_side_of_the_news():
+    assert any("who did it" in q for q in event_questions("Someone stole my car last night.", "bad"))
+    assert not any("who did it" in q for q in event_questions("Someone stole my car last night.", "good"))
+    assert not any("win" in q for q in event_questions("I won the lottery!", "bad"))
+    for not_a_happening in ("I don't know what got into me this morning.", "I passed wind in my review.",
+                            "I ate a whole pizza by myself!", "I asked to get moved to the bar."):
+        assert event_questions(not_a_happening, "good") == event_questions(not_a_happening, "bad") == (), \
+            not_a_happening
+
+
+def test_a_happening_question_the_turn_answers_is_not_asked(reply):
+    for turn, answered in (("My roommate stole my leftovers from the fridge again.", "who did it"),
+                           ("I lost my wallet at the mall, but luckily a guard found it.", "find it"),
+                           ("My girlfriend and I broke up after five years together.", "How long"),
+                           ("I got hired as a nurse at the hospital!", "What will you be doing")):
+        answer, _ = reply(turn)
+        assert answered not in answer, (turn, answer)
