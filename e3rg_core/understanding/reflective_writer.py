@@ -52,7 +52,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
-                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross)\b", re.IGNORECASE)
+                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|sucks|bummer)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|promot\w+|"
                         r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"

@@ -64,7 +64,7 @@ def test_bad_news_is_never_cheered(reply, turn):
 ])
 def test_good_news_gets_no_sympathy(reply, turn):
     answer, _ = reply(turn)
-    assert not re.search(r"\bsorry\b|terrible|awful|\bloss\b|rough|hard", answer, re.I), answer
+    assert not re.search(r"\bsorry\b|terrible|awful|\bloss\b|\brough\b|\bhard\b", answer, re.I), answer
 
 
 def test_hope_that_came_true_is_met_gladly(reply):
@@ -130,6 +130,11 @@ def test_the_story_the_speaker_told_is_kept(reply):
     assert not re.search(r"^when|\bwhen\b", asked.split(". ")[-1], re.I), asked
     one, _ = reply("One of my friends sent me money for my birthday right when I needed it.")
     assert "friends" not in one, one
+    concert, _ = reply("I went to my first concert this weekend and saw Beyonce herself, it was so awesome.")
+    assert not re.search(r"looking forward|hope it goes|good luck", concert, re.I), concert
+    rejected, _ = reply("I had a great interview at the bank last week.", "Ooh, how did it go?",
+                        "Well, they decided not to hire me. This stinks.")
+    assert not CHEER.search(rejected) and "good for you" not in rejected.lower(), rejected
     for still_to_come in ("I'm so nervous to move across the country.", "I'm really excited for my bonus to come in.",
                           "I can't wait for the new season to start!"):
         answer, _ = reply(still_to_come)
