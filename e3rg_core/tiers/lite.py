@@ -38,6 +38,10 @@ def lite_tier() -> Tier:
     # spun waiting for each other until every turn hung in a matrix product (librosa's mel filter; issue 25's soak).
     import scipy.linalg  # noqa: F401  (loads scipy's own OpenBLAS, so that the limit covers it too)
     threadpool_limits(1, user_api="blas")
+    # OpenCV's own pool too: each turn's face search and video rendering split across both cores, and four
+    # turns at once spent a quarter of their time in the face cascade's threads (py-spy, 8 turns sent at once).
+    import cv2
+    cv2.setNumThreads(1)
     notices: list[str] = []
     voters = []
     # Every text turn gets a real vote: the two ED-trained heads and the situation prototypes read the words,
