@@ -159,6 +159,8 @@ class RenderedVideo:
     fps: float
     frame_count: int
     engine: str
+    # frames kept as they were encoded, spread over the clip, for the self-check to read without decoding the mp4
+    stills: VideoClip | None = None
 
 
 class ListenerAvatar(Protocol):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .contracts import (Animation, EmotionResult, EmotionVoter, EngineSet, GenerationSettings, ListenerAvatar, Speech,
-                        UnderstandingRequest, Utterance, Vote)
+                        UnderstandingRequest, Utterance, VideoClip, Vote)
 from .dialogue import history_json
 from .emotions import Expression, coarse_of, expression_for
 from .errors import InputError, MissingInputError, TextTooLongError, describe
@@ -70,6 +70,7 @@ class Reply:
     writing: bool = False       # the text is still streaming
     wav_path: Path | None = None
     mp4_path: Path | None = None
+    video_stills: VideoClip | None = field(default=None, repr=False)    # a few of its frames, for the self-check
     subtitles: tuple[Path, ...] = ()    # the reply's WebVTT and SRT, timed to the speech
     self_check: SelfCheck | None = None
     finished: list[Stage] = field(default_factory=list)
@@ -357,8 +358,9 @@ class TurnRunner:
             if stage not in reply.finished:
                 job = yield from self._run_here(stage, job, reply)
         started = time.perf_counter()
-        reply.self_check = read_back(reply.emotion.fine, reply.expression, reply.wav_path, reply.mp4_path,
+        reply.self_check = read_back(reply.emotion.fine, reply.expression, reply.wav_path, reply.video_stills,
                                      self.lite.engines.voters)
+        reply.video_stills = None       # read: a session that keeps its replies keeps no frames
         reply.seconds["self-check"] = time.perf_counter() - started
         yield reply
 
@@ -510,6 +512,7 @@ class TurnRunner:
             finally:
                 event.path.unlink(missing_ok=True)
         reply.mp4_path, reply.engines[Stage.VIDEO.value] = rendered.path, rendered.engine
+        reply.video_stills = rendered.stills
         reply.seconds[Stage.VIDEO.value] = event.seconds + time.perf_counter() - started
         reply.notices.extend(event.notices)
         return True

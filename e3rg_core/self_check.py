@@ -1,8 +1,8 @@
 """Cross-modal self-check: do the generated voice and face carry the emotion that was chosen?
 
-The lite voice voter reads the reply's speech and the lite face voter reads frames of the reply's video, the same
-way they read a speaker's turn. What they read is reported beside the emotion the listener was to express; a voter
-that finds no signal (no voiced speech, no face) reads nothing.
+The lite voice voter reads the reply's speech and the lite face voter reads frames of the reply's video (kept as they
+were encoded, media.encode_animation), the same way they read a speaker's turn. What they read is reported beside
+the emotion the listener was to express; a voter that finds no signal (no voiced speech, no face) reads nothing.
 """
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .contracts import EmotionVoter, UnderstandingRequest, Utterance
+from .contracts import EmotionVoter, UnderstandingRequest, Utterance, VideoClip
 from .errors import InputError
-from .media import load_audio, load_video
-
-FRAMES_READ = 8     # frames of the generated video the face voter reads: enough for its majority, and quick
+from .media import load_audio
 
 
 @dataclass(frozen=True)
@@ -29,20 +27,22 @@ class SelfCheck:
                 f"face reads: {self.face or '—'}")
 
 
-def read_back(chosen: str, expressed: str, wav: Path | None, mp4: Path | None,
+def read_back(chosen: str, expressed: str, wav: Path | None, stills: VideoClip | None,
               voters: Sequence[EmotionVoter]) -> SelfCheck:
-    """What the voice and face voters among voters read in the generated speech and video."""
+    """What the voice and face voters among voters read in the generated speech and the video's stills."""
     readers = {voter.modality: voter for voter in voters}
-    readings = {}
-    for modality, path in (("voice", wav), ("face", mp4)):
-        voter = readers.get(modality)
-        if voter is None or path is None:
-            continue
+    media: dict[str, dict] = {}
+    if wav is not None:
         try:
-            media = (dict(audio=load_audio(path)) if modality == "voice" else
-                     dict(video=load_video(path, FRAMES_READ)[0]))
-        except InputError:      # silent or unreadable output: nothing to read
-            continue
-        vote = voter.vote(UnderstandingRequest(history=(Utterance(0, "speaker", ""),), **media))
-        readings[modality] = None if vote is None else vote.label
+            media["voice"] = dict(audio=load_audio(wav))
+        except InputError:      # silent or unreadable speech: nothing to read
+            pass
+    if stills is not None:
+        media["face"] = dict(video=stills)
+    readings = {}
+    for modality, given in media.items():
+        voter = readers.get(modality)
+        if voter is not None:
+            vote = voter.vote(UnderstandingRequest(history=(Utterance(0, "speaker", ""),), **given))
+            readings[modality] = None if vote is None else vote.label
     return SelfCheck(chosen, expressed, readings.get("voice"), readings.get("face"))

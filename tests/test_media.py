@@ -5,7 +5,9 @@ import soundfile
 
 from e3rg_core.errors import (CorruptMediaError, FileTooLargeError, MediaTooLongError, MissingInputError,
                               SilentAudioError, UnsupportedMediaError)
-from e3rg_core.media import load_audio, load_image, load_video, write_mp4, write_wav
+from e3rg_core.contracts import Animation, Speech
+from e3rg_core.media import (STILL_SHORT_SIDE, STILLS_KEPT, encode_animation, load_audio, load_image, load_video,
+                             write_mp4, write_wav)
 
 
 def _tone(seconds, rate=22_050, amplitude=0.3):
@@ -109,3 +111,23 @@ def test_over_long_video_is_rejected_before_decoding(tmp_path):
     path = write_mp4((np.zeros((64, 64, 3), np.uint8) for _ in range(620)), 10, None, tmp_path / "long.mp4")
     with pytest.raises(MediaTooLongError, match="the limit is 60 s"):
         load_video(path)
+
+
+def test_an_encode_keeps_stills_that_are_the_video_s_own_frames(tmp_path):
+    """The self-check reads these instead of decoding the mp4: they must be what the mp4 shows, spread over it."""
+    frames = (np.full((120, 160, 3), i * 5, np.uint8) for i in range(50))
+    speech = Speech(_tone(2.0), 22_050, "tone")
+    rendered = encode_animation(Animation(frames, 25, 50, speech), tmp_path / "reply.mp4", "test")
+    stills = rendered.stills
+    assert stills.frames.shape == (STILLS_KEPT, 120, 160, 3) and stills.duration == pytest.approx(2.0)
+    assert np.all(np.diff(stills.times) > 0) and stills.times[0] < 0.2 and stills.times[-1] > 1.7
+    decoded, _ = load_video(rendered.path, frame_count=STILLS_KEPT)
+    assert np.allclose(stills.times, decoded.times, atol=0.041)
+    assert np.abs(stills.frames.astype(int) - decoded.frames.astype(int)).mean() < 3
+
+
+def test_stills_of_a_large_video_are_small(tmp_path):
+    frames = (np.full((384, 512, 3), i, np.uint8) for i in range(10))
+    rendered = encode_animation(Animation(frames, 10, 10, Speech(_tone(1.0), 22_050, "tone")), tmp_path / "big.mp4",
+                                "test")
+    assert rendered.stills.frames.shape == (STILLS_KEPT, STILL_SHORT_SIDE, 213, 3)
