@@ -4,7 +4,7 @@ kind of happening ("Someone stole my mower." -> "Do you know who did it?").
 ED's listeners mostly follow up on the happening itself, where a question any story could get reads as generic to
 blind raters (docs/lite_replies.md). These are happenings ED speakers often tell of, checked on the tuning part of
 ED valid (never on the frozen dev slice or the test split). Each question is written as `topic_writer`'s frames
-are: "[time+time|]text".
+are: "[time+time|][kinds:]text".
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ EVENTS: tuple[Event, ...] = (
            "past|Do you know who did it?", "past|Did you report it?", "past|Did you ever get it back?"),
     _event("crash", "bad", r"car accident|(?:got into|was in|had) (?:a|an) (?:car )?(?:accident|wreck|crash)|"
            r"crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
-           "past|Was anyone hurt?", "past|Are you okay?", "past|How bad was the damage?"),
+           "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?"),
     _event("breakdown", "bad", r"flat tire|a flat\b|broke down|(?:car|battery) died|ran out of gas|wouldn't start",
            "past|How did you get home?", "past|Did someone stop to help?", "past|Did you get it fixed?"),
     _event("cheating", "bad", r"cheat(?:ed|ing) on",
@@ -125,7 +125,7 @@ EVENTS: tuple[Event, ...] = (
     _event("tried_food", "any", r"(?:ate|tried|tasted) (?:\w+ ){1,3}for the first time|new (?:restaurant|dish|recipe)",
            "past|Would you have it again?", "past|What did it taste like?"),
     _event("fell", "any", r"(?<!in love )(?:fell|tripped|slipped)(?! asleep| in love| out of)",
-           "past|Were you hurt?", "past|Did anyone help you up?"),
+           "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?"),
     _event("weight", "any", r"diet\w*|lost (?:\d+|\w+) pounds|gained (?:\d+|\w+ )?(?:pounds|weight)|gym|working out|"
            r"exercis\w+",
            "How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),

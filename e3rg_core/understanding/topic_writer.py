@@ -171,6 +171,8 @@ class Frames:
 
 
 _PEOPLE = "person+pet"
+# Lines about the speaker's own state ("Are you okay now?"): not said when the story is about someone else.
+_SELF = frozenset({"self"})
 FRAMES: dict[str, Frames] = {
     "loss": Frames(
         _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
@@ -307,9 +309,10 @@ FRAMES: dict[str, Frames] = {
                "Yikes, that sounds tense.", "future|That's a lot to have hanging over you.",
                "{Oh/Gosh}, that would worry me too."),
         _lines("future|dated:When {be} {topic}?", "future|study+work:Have you been preparing for it?",
-               "future+now|What's worrying you most?", "past|Are you okay now?", "past|What did you do?",
+               "future+now|What's worrying you most?", "past|self:Are you okay now?",
+               f"past|{_PEOPLE}:{{Was}} {{topic}} okay?", "past|What did you do?",
                "future|Is there anything that would help you feel ready?",
-               "past|How did you calm down afterwards?", "future|What's the worst part of waiting?",
+               "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?",
                "past|Was everyone okay?"),
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
@@ -427,9 +430,10 @@ def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
     if topic is None:
         return text
     verb = {"be": "are" if topic.plural else "is", "Be": "Are" if topic.plural else "Is",
+            "was": "were" if topic.plural else "was", "Was": "Were" if topic.plural else "Was",
             "s": "" if topic.plural else "s"}
     filled = text.replace("{topic}", topic.phrase).replace("{Topic}", topic.phrase[:1].upper() + topic.phrase[1:])
-    filled = re.sub(r"\{(be|Be|s)\}", lambda m: verb[m.group(1)], filled)
+    filled = re.sub(r"\{(be|Be|was|Was|s)\}", lambda m: verb[m.group(1)], filled)
     return re.sub(r"\bpoor (your|his|her|their|the) ", r"\1 poor ", filled)
 
 
@@ -438,6 +442,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
         return False
     if "{feeling}" in line.text:
         return feeling is not None
+    if line.kinds == _SELF:
+        return topic is None or topic.kind not in ("person", "pet")
     if "{topic}" in line.text.lower() or line.kinds is not None:
         if topic is not None and topic.plural and ("{topic}'s" in line.text or "you two" in line.text):
             return False
@@ -516,7 +522,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
         usable = [line for line in lines if _usable(line, topic, time, feeling)]
-        named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds]
+        named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds not in (None, _SELF)]
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
             texts = [_fill(line.text, topic, feeling) for line in group]

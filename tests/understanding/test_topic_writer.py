@@ -209,3 +209,19 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
                            ("I got hired as a nurse at the hospital!", "What will you be doing")):
         answer, _ = reply(turn)
         assert answered not in answer, (turn, answer)
+
+
+def test_a_story_about_someone_else_does_not_ask_after_the_speaker():
+    """"Are you okay?" is for the speaker's own scare; when the story is another's, the writer asks after them
+    (before the "self" lines, 16 of these 240 replies asked after the speaker)."""
+    asked = []
+    for who in ("son", "daughter", "niece", "nephew", "sister", "brother", "dad", "mom", "friend", "wife", "husband",
+                "dog"):
+        for what in ("fell off the ladder and hit his head", "got really sick last night and we rushed to the doctor",
+                     "was in a car accident on the way to work", "tripped on the stairs at school",
+                     "slipped on the ice this morning"):
+            for stance in ("reassure", "acknowledge_bad", "illness", "comfort"):
+                answer = topic_reply(said(f"My {who} {what}.").history, stance)
+                if re.search(r"\bare you (?:okay|ok)\b|were you hurt|how did you calm down", answer, re.I):
+                    asked.append(answer)
+    assert not asked, asked
