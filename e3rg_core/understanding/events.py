@@ -73,11 +73,11 @@ EVENTS: tuple[Event, ...] = (
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
     _event("move", "any", r"(?:moved|moving|move) (?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
            r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)",
-           "past|How do you like the new place?", "future|When is the move?", "past|Have you settled in yet?",
-           "future|Are you all packed?"),
-    _event("baby", "good", r"(?:I'm|I am|we're|we are|is|she's) (?:pregnant|expecting)|expecting (?:a|our|my) "
-           r"(?:baby|first|second|child)|having a baby|(?:just )?gave birth|just had (?:a|the|our|her) baby|due date|"
-           r"newborn",
+           "past|self:How do you like the new place?", "future|When is the move?",
+           "past|self:Have you settled in yet?"),
+    _event("baby", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|expecting (?:a baby|a child|twins|"
+           r"our (?:first|second|baby)|my (?:first|second))|having a baby|(?:just )?gave birth|"
+           r"just had (?:a|the|our|her) baby|due date|newborn",
            "future+now|When is the baby due?", "future+now|Do you know if it's a boy or a girl?",
            "past|How is the little one doing?", "past|Are you getting any sleep?"),
     _event("hired", "good", r"(?:got|landed|accepted|offered) (?:the|a|my|that|an) (?:new )?(?:\w+ )?(?:job|position|"
@@ -119,7 +119,7 @@ EVENTS: tuple[Event, ...] = (
     _event("competition", "any", r"competition|tournament|contest|recital|tryouts?|audition\w*|race",
            "future|How are you feeling going in?", "past|How did you do?", "How long have you been doing it?"),
     _event("award", "good", r"award(?:s|ed)?|recogni[sz](?:ed|ition)|honou?red|employee of the (?:month|year)",
-           "What was it for?", "past|Did you get to celebrate?", "past|Did you see it coming?"),
+           "What was it for?", "past|Did you get to celebrate?"),
     _event("finished", "good", r"finished (?:writing|building|my|the|a|our)|(?:wrote|built|made) (?:my|a|an|the) own",
            "How long did it take you?", "What will you do next?"),
     _event("tried_food", "any", r"(?:ate|tried|tasted) (?:\w+ ){1,3}for the first time|new (?:restaurant|dish|recipe)",
