@@ -213,7 +213,7 @@ FRAMES: dict[str, Frames] = {
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
                "home:How do you like it so far?", "person:What did {topic} say?",
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
-               "past|Who was the first person you told?", "future|What are you looking forward to most?",
+               "future|What are you looking forward to most?",
                "past|How was it?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
@@ -255,7 +255,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past|What was that like?", "future|What are you hoping for?",
                "What do you like most about it?", "pet:What's {topic}'s name?",
                "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
-               "future|How are you feeling about it?", "past|Would you do it again?"),
+               "future|How are you feeling about it?"),
         _lines("That sounds {really nice/lovely/like a good time}.", "I {love/really like} hearing that.",
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it meant a lot to you.")),
@@ -266,9 +266,9 @@ FRAMES: dict[str, Frames] = {
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
                "future|How do you think it'll go?", "future|What are you hoping for?",
                "What was going through your mind?", "How do you feel about it all?",
-               "past|Were you expecting that?", "What do you think you'll do?", "past|What did you do then?"),
+               "past|What did you do then?"),
         _lines("I can see why that {stuck with you/stayed with you/is on your mind}.",
-               "That sounds like quite a {moment/time/thing to go through}.",
+               "That sounds like quite a {moment/time}.",
                "Thanks for telling me about it.", "That makes a lot of sense.", "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
@@ -277,7 +277,7 @@ FRAMES: dict[str, Frames] = {
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
-               "past|Is it still on your mind?", "past|Did it work out in the end?",
+               "past|Is it still on your mind?",
                "Is there anything that would help right now?"),
         _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
                "That would be hard for anyone.", "I hope it gets easier from here.",
@@ -405,7 +405,7 @@ _SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce"
                          "good"),
          **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
                           "acknowledge_bad"), "bad")}
-_GUILT = re.compile(r"\b(?:guilt\w*|feel (?:so |really |very )?bad|felt (?:so |really |very )?bad|regret\w*|"
+_GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
