@@ -171,6 +171,7 @@ class Frames:
 
 
 _PEOPLE = "person+pet"
+_NO_WORDS_YET = frozenset({"baby"})     # "What did your baby say?"
 # Lines about the speaker's own state ("Are you okay now?"): not said when the story is about someone else.
 _SELF = frozenset({"self"})
 FRAMES: dict[str, Frames] = {
@@ -235,7 +236,7 @@ FRAMES: dict[str, Frames] = {
         _lines("That kind of thing means a lot.", "People like that make the world kinder.",
                "It's the little things that count.",)),
     "reminisce": Frames(
-        _lines("Aw, that sounds so special.", "What a lovely memory.", "Oh, that takes me back.",
+        _lines("Aw, that sounds so special.", "What a lovely memory.",
                "That sounds like a wonderful time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
                "Do you ever wish you could go back?"),
@@ -265,9 +266,9 @@ FRAMES: dict[str, Frames] = {
         _lines("How are you feeling about it?", "past|What happened next?",
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
                "future|How do you think it'll go?", "future|What are you hoping for?",
-               "What was going through your mind?", "How do you feel about it all?",
+               "past|What was going through your mind?", "How do you feel about it all?",
                "past|What did you do then?"),
-        _lines("I can see why that {stuck with you/stayed with you/is on your mind}.",
+        _lines("past|I can see why that {stuck with you/stayed with you}.", "I can see why that is on your mind.",
                "That sounds like quite a {moment/time}.",
                "Thanks for telling me about it.", "That makes a lot of sense.", "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
@@ -278,7 +279,7 @@ FRAMES: dict[str, Frames] = {
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
                "past|Is it still on your mind?",
-               "Is there anything that would help right now?"),
+               "now+future|Is there anything that would help right now?"),
         _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
                "That would be hard for anyone.", "I hope it gets easier from here.",
                "feeling:No wonder you felt {feeling}.")),
@@ -369,6 +370,12 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
+    # how it went, once the speaker has said ("It was so fun!")
+    (re.compile(r"^How (?:was it|did (?:it|that) go)\?"),
+     re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
+                r"blast|best|worst|perfect|disaster|went well|went badly)\b", re.IGNORECASE)),
+    (re.compile(r"^What's worrying you most"),
+     re.compile(r"\b(?:worried|worry|scared|afraid|nervous|anxious|fear) (?:about|of|that)\b", re.IGNORECASE)),
     (re.compile(r"^Has it happened before"), re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|"
                                                        r"each time|whenever|so many|how many)\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
@@ -444,6 +451,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
         return topic is None or topic.kind not in ("person", "pet")
     if "{topic}" in line.text.lower() or line.kinds is not None:
         if topic is not None and topic.plural and ("{topic}'s" in line.text or "you two" in line.text):
+            return False
+        if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds
                                       or ("dated" in line.kinds and topic.noun in _DATED))

@@ -225,3 +225,22 @@ def test_a_story_about_someone_else_does_not_ask_after_the_speaker():
                 if re.search(r"\bare you (?:okay|ok)\b|were you hurt|how did you calm down", answer, re.I):
                     asked.append(answer)
     assert not asked, asked
+
+
+def test_what_the_speaker_said_of_it_is_not_asked():
+    """"How was it?" after "It was so fun!", "What's worrying you most?" after the worry is named: before these
+    were answered questions, 25 of these 172 replies asked them."""
+    asked = []
+    for thing in ("concert", "party", "trip", "game", "wedding", "date", "show", "vacation"):
+        for verdict in ("It was so fun!", "It was amazing.", "It was awful.", "It was the best night ever."):
+            for stance in ("celebrate", "interest", "acknowledge_good", "acknowledge", "comfort"):
+                answer = topic_reply(said(f"I went to a {thing} last weekend. {verdict}").history, stance)
+                if answer and re.search(r"How (?:was it|did (?:it|that) go)\?", answer):
+                    asked.append(answer)
+    for worry in ("I'm so worried about my driving test tomorrow.", "I'm scared of flying next week.",
+                  "I'm nervous about meeting her parents on Friday."):
+        for stance in ("reassure", "acknowledge_bad", "acknowledge"):
+            answer = topic_reply(said(worry).history, stance)
+            if answer and "What's worrying you most" in answer:
+                asked.append(answer)
+    assert not asked, asked
