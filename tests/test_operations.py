@@ -127,6 +127,11 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
             page.locator("#turn-text textarea").fill(f"My brother called me back after {n + 2} years of silence.")
             pages.append(page)
         served, late = pages[:-late_visitors], pages[-late_visitors:]
+        # The served turns bring a video: a text turn can end before the last of them is clicked, and then the
+        # queue is never full for long (it was not, in a CI run, once a text turn took about a second).
+        for page in served:
+            page.locator("#turn-video input[type=file]").set_input_files(str(EXAMPLES / "turn_video.mp4"))
+            page.locator("#turn-video video").wait_for(timeout=60_000)
         for page in served:
             page.get_by_role("button", name="Respond", exact=True).click()
         # Pages clicked one after another reach the server in any order (a late visitor's turn could overtake
