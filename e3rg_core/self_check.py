@@ -32,17 +32,15 @@ def read_back(chosen: str, expressed: str, wav: Path | None, stills: VideoClip |
     """What the voice and face voters among voters read in the generated speech and the video's stills."""
     readers = {voter.modality: voter for voter in voters}
     media: dict[str, dict] = {}
-    if wav is not None:
+    if wav is not None and "voice" in readers:
         try:
             media["voice"] = dict(audio=load_audio(wav))
         except InputError:      # silent or unreadable speech: nothing to read
             pass
-    if stills is not None:
+    if stills is not None and "face" in readers:
         media["face"] = dict(video=stills)
     readings = {}
     for modality, given in media.items():
-        voter = readers.get(modality)
-        if voter is not None:
-            vote = voter.vote(UnderstandingRequest(history=(Utterance(0, "speaker", ""),), **given))
-            readings[modality] = None if vote is None else vote.label
+        vote = readers[modality].vote(UnderstandingRequest(history=(Utterance(0, "speaker", ""),), **given))
+        readings[modality] = None if vote is None else vote.label
     return SelfCheck(chosen, expressed, readings.get("voice"), readings.get("face"))

@@ -503,12 +503,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     if stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
         stance = "ease_guilt"
     time = story_time(speaker)
-    if stance in ("look_forward", "acknowledge"):
+    if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = news(speaker[-1])
         if not (bad or good):
             bad, good = news(" ".join(speaker))
-        if stance == "look_forward" and time == "past":
+        if stance == "look_forward":
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
             stance = "celebrate" if good and not bad else "acknowledge"
