@@ -1,10 +1,11 @@
-"""What happened in the speaker's story, by the words that tell it, and the questions a listener asks about that
-kind of happening ("Someone stole my mower." -> "Do you know who did it?").
+"""What happened in the speaker's story, by the words that tell it, and what a listener says to that kind of
+happening: a reaction that names it ("Ugh, breakups are so hard.") and the questions they ask about it ("Someone
+stole my mower." -> "Do you know who did it?").
 
 ED's listeners mostly follow up on the happening itself, where a question any story could get reads as generic to
 blind raters (docs/lite_replies.md). These are happenings ED speakers often tell of, checked on the tuning part of
-ED valid (never on the frozen dev slice or the test split). Each question is written as `topic_writer`'s frames
-are: "[time+time|][kinds:]text".
+ED valid (never on the frozen dev slice or the test split). Each reaction and question is written as `topic_writer`'s
+frames are: "[time+time|][kinds:]text".
 """
 from __future__ import annotations
 
@@ -16,43 +17,60 @@ from dataclasses import dataclass
 class Event:
     name: str
     words: re.Pattern
-    side: str                       # "bad", "good" or "any": which stances may ask about it
+    side: str                       # "bad", "good" or "any": which stances may react to it and ask about it
     questions: tuple[str, ...]
+    reactions: tuple[str, ...]
 
 
-def _event(name: str, side: str, words: str, *questions: str) -> Event:
-    return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions)
+def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[str, ...] = ()) -> Event:
+    return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions, reactions)
 
 
 EVENTS: tuple[Event, ...] = (
     # someone else's doing: "I stole a candy bar once" is a confession, not a theft to ask about
-    _event("theft", "bad", r"(?<!I )(?<!we )(?:stole|steal\w*)|stolen|robbed|broke into|break[- ]in|burglar\w*|"
+    _event("theft", "bad", r"(?<!I )(?<!we )(?:stole|stealing)|stolen|robbed|broke into|break[- ]in|burglar\w*|"
            r"pickpocket\w*",
-           "past|Do you know who did it?", "past|Did you report it?", "past|Did you ever get it back?"),
+           "past|Do you know who did it?", "past|Did you report it?", "past|Did you ever get it back?",
+           reactions=("{Ugh/Oh no}, that's such a violation.", "What a rotten thing to do to you.",
+                      "{Ugh, /Oh no, /}some people have no shame.")),
     _event("crash", "bad", r"car accident|(?:got into|was in|had) (?:a|an) (?:car )?(?:accident|wreck|crash)|"
-           r"crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
-           "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?"),
-    _event("breakdown", "bad", r"flat tire|a flat\b|broke down|(?:car|battery) died|ran out of gas|wouldn't start",
-           "past|How did you get home?", "past|Did someone stop to help?", "past|Did you get it fixed?"),
-    _event("cheating", "bad", r"cheat(?:ed|ing) on",
-           "past|How did you find out?", "past|Are you two still together?"),
+           r"fender[- ]bender|crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
+           "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?",
+           reactions=("{Oh no/Yikes}, accidents are so scary.", "{Oh no/Oh gosh}, what a scare.")),
+    _event("breakdown", "bad",
+           r"flat tire|a flat\b|broke down|(?:car|battery) died|ran out of gas|wouldn't start|overheat\w*",
+           "past|How did you get home?", "past|Did someone stop to help?", "past|Did you get it fixed?",
+           reactions=("{Ugh/Oh no}, car trouble is the worst.", "{Ugh/Oh no}, what bad timing.")),
+    _event("cheating", "bad", r"cheat(?:ed|ing) on (?:me|him|her|us|my (?:wife|husband|girlfriend|boyfriend|partner|"
+           r"fianc\w+))",
+           "past|How did you find out?", "past|Are you two still together?",
+           reactions=("{Oh no/Ugh}, that's such a betrayal.", "I'm so sorry, that must hurt so much.")),
     _event("breakup", "bad", r"broke up|break up|breakup|dumped|divorc\w+|split up|left me",
-           "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?"),
+           "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
+           reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
     _event("lied", "bad", r"lied to|lying to|betray\w*|behind my back|went back on",
-           "past|How did you find out?", "Have you talked to them about it?"),
+           "past|How did you find out?", "Have you talked to them about it?",
+           reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",
-           "Do you have anything else lined up?", "Are you looking for something new?"),
+           "Do you have anything else lined up?", "Are you looking for something new?",
+           reactions=("{Oh no/Ugh}, losing a job is so hard.", "I'm sorry, that's such a blow.")),
     _event("failed", "bad", r"failed|flunked|didn't pass|did not pass|rejected|(?:didn't|did not) do well|did poorly|"
            r"bad grade",
-           "Can you try again?", "What will you do next?", "Did they say why?"),
+           "Can you try again?", "What will you do next?", "Did they say why?",
+           reactions=("{Aw/Oh no}, that must sting.", "I'm sorry, that's a tough blow.")),
     _event("lost_item", "bad", r"(?:lost|misplaced|can't find|couldn't find|left) (?:my|our|the|his|her) (?:\w+ )?"
-           r"(?:wallet|keys?|phone|purse|ring|bag|glasses|passport|license|card|money)",
-           "past|Did you ever find it?", "past|Did anyone turn it in?"),
+           r"(?:wallet|keys?|phone|purse|ring|bag|glasses|passport|license|card|money)|lost (?:\$\d+|\d+ dollars|"
+           r"some money|all (?:my|our) money)",
+           "past|Did you ever find it?", "past|Did anyone turn it in?",
+           reactions=("{Ugh/Oh no}, losing things is the worst.", "{Ugh/Oh no}, I hate that sinking feeling.")),
     _event("line", "bad", r"cut (?:in front of|in line|ahead)|skipped (?:the|me in) line",
-           "past|Did anyone say anything?", "past|Did you say something?"),
+           "past|Did anyone say anything?", "past|Did you say something?",
+           reactions=("{Ugh/Wow}, cutting in line is so rude.",)),
     _event("driver", "bad", r"cut (?:me|us) off|tailgat\w+|road rage|ran (?:a|the) (?:red light|stop sign)|"
            r"(?:almost|nearly) (?:hit|ran into) (?:me|us|my car)",
-           "past|Were you okay?", "past|Did you get a look at them?", "Does that happen a lot on your way?"),
+           "past|Were you okay?", "past|Did you get a look at them?", "Does that happen a lot on your way?",
+           reactions=("{Ugh/Yikes}, some people shouldn't be on the road.",
+                      "{Ugh/Wow}, some people drive like maniacs.")),
     _event("storm", "bad", r"hurricanes?|tornado\w*|storms?|power (?:went )?out|power outage|blackout|earthquakes?|"
            r"flood\w*|wildfires?",
            "past|Is everyone safe?", "past|Was there much damage?", "future|Are you ready for it?",
@@ -62,9 +80,11 @@ EVENTS: tuple[Event, ...] = (
     _event("noise", "any", r"(?:heard|hear) (?:a|some|something|noises?|footsteps|someone)|noises? (?:at night|outside|"
            r"downstairs)",
            "past|Did you find out what it was?", "past|Did you go and look?"),
-    _event("noisy", "bad", r"barking|loud music|noisy|blasting|(?:neighbou?rs?|upstairs|next door|they) "
-           r"(?:are|is|were|was) (?:so |too |really )?loud",
-           "Have you talked to them about it?", "Does it go on every night?"),
+    _event("noisy", "bad", r"barking|loud (?:music|party|parties|power tools)|noisy|blasting|fireworks every|"
+           r"(?:neighbou?rs?|upstairs|next door|they) (?:are|is|were|was) (?:so |too |really )?loud",
+           "Have you talked to them about it?", "Does it go on every night?",
+           reactions=("{Ugh/Oh man}, that kind of noise drives me crazy.",
+                      "{Ugh/Oh man}, noise like that is the worst.")),
     _event("restaurant", "bad", r"restaurant|waiter|waitress|the server|(?:my|our|the) (?:food|order|meal)",
            "past|Did you say anything to the staff?", "past|Did you send it back?", "past|Will you go back there?"),
     _event("spill", "any", r"spill(?:ed|t)|knocked over|broke (?:a|my|the|her|his) (?!heart)\w+",
@@ -73,82 +93,224 @@ EVENTS: tuple[Event, ...] = (
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
     _event("move", "any", r"(?:moved|moving|move) (?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
            r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)",
-           "past|self:How do you like the new place?", "future|When is the move?",
-           "past|self:Have you settled in yet?"),
+           "recent|self:How do you like the new place?", "future|When is the move?",
+           "recent|self:Have you settled in yet?",
+           reactions=("Moving is such a big change.",)),
     _event("baby", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|expecting (?:a baby|a child|twins|"
            r"our (?:first|second|baby)|my (?:first|second))|having a baby|(?:just )?gave birth|"
-           r"just had (?:a|the|our|her) baby|due date|newborn",
+           r"just had (?:a|the|our|her) baby|due date|newborn|(?:baby|child) (?:is )?on the way|having twins",
            "future+now|When is the baby due?", "future+now|Do you know if it's a boy or a girl?",
-           "past|How is the little one doing?", "past|Are you getting any sleep?"),
+           "recent|How is the little one doing?", "recent|Are you getting any sleep?",
+           reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
     _event("hired", "good", r"(?:got|landed|accepted|offered) (?:the|a|my|that|an) (?:new )?(?:\w+ )?(?:job|position|"
            r"offer)|got hired|new job|start(?:ing|ed)? (?:a|my) (?:new )?job",
-           "past+future|When do you start?", "What will you be doing?", "past|How is the new job going?"),
+           "past+future|self:When do you start?", "self:What will you be doing?",
+           "recent|self:How is the new job going?",
+           reactions=("self:{Congrats/Congratulations} on the new job!", "{Oh/Wow}, a new job, how exciting!")),
     _event("passed", "good", r"passed (?:my|the|her|his|our|it|with|all)\b(?! away| on)|graduat\w+|"
            r"got (?:accepted|into (?:college|school|university|the|my|a))|aced|made the team|got my (?:degree|license)",
-           "What's next?", "How are you celebrating?"),
+           "What's next?", "How are you celebrating?",
+           reactions=("past|{Congratulations/Congrats}, that's a big achievement!", "past|{Wow/Oh}, well done!")),
     _event("engaged", "good", r"(?:I|we) (?:just )?(?:got|am|'m|are|'re) (?:engaged|getting married|married)|"
            r"proposed to me|I proposed|our wedding",
-           "past+now|Have you set a date yet?", "past|How did the proposal go?", "Are you planning a big wedding?"),
-    _event("won", "good", r"(?:I|we) (?:just |finally )?won (?:a|the|my|an|some|\$)|lottery|raffle|jackpot",
-           "What are you going to do with it?", "past|Did you expect to win?"),
+           "past+now|Have you set a date yet?", "past|How did the proposal go?", "Are you planning a big wedding?",
+           reactions=("{Oh my goodness/Wow}, congratulations to you both!",)),
+    _event("won", "good", r"(?:I|we) (?:just |finally )?won (?:a|the|my|an|some|\$)|hit the jackpot",
+           "What are you going to do with it?", "past|Did you expect to win?",
+           reactions=("self:{Wow/Whoa}, lucky you!", "{Wow/Oh wow}, what luck!")),
     _event("surprise_party", "good", r"surprise (?:party|visit|trip)|threw (?:me|us) a|surprised (?:me|us) (?:with|by)|"
            r"came home early",
-           "past|Did you have any idea?", "past|Who was behind it?"),
+           "past|Did you have any idea?", "past|Who was behind it?",
+           reactions=("{Aw/Oh}, what a lovely surprise!",)),
     _event("bought", "good", r"(?:bought|buying|buy|purchased|got) (?:a|my|our|myself a) (?:new |used )?(?:car|truck|"
            r"house|home|bike|phone|laptop|computer|tv|console|guitar)|closed on (?:a|our|my) (?:first |new )?(?:house|"
            r"home)",
            "How do you like it so far?", "What made you choose it?"),
     _event("missing", "bad", r"miss (?:him|her|them|my|our)|haven't seen (?:him|her|them|my)|far away|long distance|"
            r"deployed|overseas",
-           "When will you see each other again?", "Do you get to talk often?"),
+           "When will you see each other again?", "Do you get to talk often?",
+           reactions=("{Aw/Oh}, missing someone is so hard.",)),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to",
-           "Do you have someone you can call?", "Is there anything you like doing to get out of the house?"),
-    _event("first_day", "any", r"first day",
-           "past|How did it go?", "future|What are you most nervous about?", "past|Would you do it again?"),
+           "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
+           reactions=("{Aw/Oh}, feeling lonely is so hard.",)),
+    _event("first_day", "any", r"first day(?! off)",
+           "past|How did it go?", "future|What are you most nervous about?", "past|Would you do it again?",
+           reactions=("First days are always a lot.",)),
     _event("cooked", "good", r"cooked|baked|made (?:dinner|lunch|breakfast|a cake|cookies|bread|pie)|new recipe",
-           "past|How did it turn out?", "past|Did everyone like it?", "Do you cook a lot?"),
+           "past|How did it turn out?", "past|Did everyone like it?", "Do you cook a lot?",
+           reactions=("{Mmm/Ooh}, that sounds delicious!", "{Mmm/Ooh/Yum}, homemade food is the best.")),
     _event("on_hold", "bad", r"on hold|customer service|waited (?:for )?(?:over |almost |nearly )?(?:an|\d+|two|three|"
            r"four|five) (?:hours?|minutes?)|(?:long|huge) line",
-           "past|Did it get sorted out in the end?", "past|Did you ever get through to someone?"),
+           "past|Did it get sorted out in the end?", "past|Did you ever get through to someone?",
+           reactions=("{Ugh/Oh man}, waiting like that is the worst.",)),
     _event("late", "bad", r"traffic|running late|late for|missed (?:my|the) (?:bus|train|flight|appointment)",
-           "past|Did you make it in time?", "past|Did anyone mind?"),
+           "past|Did you make it in time?", "past|Did anyone mind?",
+           reactions=("{Ugh/Oh no}, running late is so stressful.",)),
     _event("scam", "bad", r"scam\w*|fraud\w*|hacked|identity theft|ripped (?:me )?off",
-           "past|Were you able to get your money back?", "past|Have you reported it?"),
+           "past|Were you able to get your money back?", "past|Have you reported it?",
+           reactions=("{Ugh/Oh no}, scammers are the worst.",)),
     _event("flight", "any", r"flight|flying|plane|airport",
            "future|How long is the flight?", "past|Was it a bumpy ride?", "Do you fly often?"),
     _event("competition", "any", r"competition|tournament|contest|recital|tryouts?|audition\w*|race",
            "future|How are you feeling going in?", "past|How did you do?", "How long have you been doing it?"),
     _event("award", "good", r"award(?:s|ed)?|recogni[sz](?:ed|ition)|honou?red|employee of the (?:month|year)",
-           "What was it for?", "past|Did you get to celebrate?"),
+           "What was it for?", "past|Did you get to celebrate?",
+           reactions=("{Wow/Oh}, what an honor!",)),
     _event("finished", "good", r"finished (?:writing|building|my|the|a|our)|(?:wrote|built|made) (?:my|a|an|the) own",
-           "How long did it take you?", "What will you do next?"),
+           "How long did it take you?", "What will you do next?",
+           reactions=("{Wow/Oh}, that's a real accomplishment!",)),
     _event("tried_food", "any", r"(?:ate|tried|tasted) (?:\w+ ){1,3}for the first time|new (?:restaurant|dish|recipe)",
            "past|Would you have it again?", "past|What did it taste like?"),
-    _event("fell", "any", r"(?<!in love )(?:fell|tripped|slipped)(?! asleep| in love| out of)",
-           "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?"),
+    _event("fell", "any", r"(?<!in love )(?<!it )(?<!that )(?:fell|tripped|slipped)"
+           r"(?! asleep| in love| out of| into| behind| apart| for| through)",
+           "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?",
+           reactions=("{Ouch/Oh no}!", "Ouch, that sounds painful.")),
     _event("weight", "any", r"diet\w*|lost (?:\d+|\w+) pounds|gained (?:\d+|\w+ )?(?:pounds|weight)|gym|working out|"
            r"exercis\w+",
            "How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),
     _event("found_money", "good", r"found (?:a |some |\$?\d+ )?(?:dollars?|money|cash|bills?|twenty|\$\d+)",
-           "past|What did you do with it?", "past|Where did you find it?"),
+           "past|What did you do with it?", "past|Where did you find it?",
+           reactions=("{Ooh/Wow}, lucky find!",)),
     _event("reunion", "good", r"ran into (?:an? |my |our )?(?:old )?(?:friend|classmate|schoolmate|coworker|teacher|ex|"
            r"neighbou?r)\w*|reconnect\w*|old friends?",
-           "How have they been?", "Are you going to stay in touch?", "past|What did you two talk about?"),
+           "How have they been?", "Are you going to stay in touch?", "past|What did you two talk about?",
+           reactions=("{Aw/Oh}, it's so nice to reconnect.",)),
     _event("results", "any", r"(?:test |blood |lab )?results|biopsy|waiting to hear|waiting for (?:the )?(?:call|news|"
            r"answer)",
-           "When do you find out?", "How are you holding up while you wait?"),
+           "When do you find out?", "How are you holding up while you wait?",
+           reactions=("future+now|Waiting for news is so hard.",)),
     _event("date", "any", r"first date|(?:on|a) date with|asked (?:her|him) out|blind date",
            "past|How did it go?", "future|Where are you going?", "past|Are you going to see each other again?"),
     _event("military", "any", r"military|army|navy|air force|marines|boot camp|deploy\w+",
            "How long will they be gone?", "Do you get to talk often?", "How are you holding up?"),
     _event("sports", "any", r"(?:my|our|the) team|playoffs|championship|super bowl|world series|the finals",
            "Have you always been a fan?", "past|Did you watch it live?", "future|Are you going to watch?"),
+    _event("creep", "bad", r"creep\w*|follow(?:ed|ing) me|stalk\w*|star(?:ed|ing) at me|harass\w*",
+           "past|Did you tell anyone?", "past|self:Do you feel safe now?",
+           reactions=("{Ugh/Yikes}, that's so creepy.", "{Oh no/Ugh}, that sounds really unsettling.")),
+    _event("spoiled", "bad", r"mou?ldy?|rotten (?:food|eggs?|meat|fruit|milk)|"
+           r"(?:milk|food|meat|fruit|leftovers) (?:had )?(?:gone|went) "
+           r"(?:bad|off)|(?:a )?(?:hair|bug|fly) in (?:my|the)",
+           "past|Did you take it back?", "past|Did you eat any of it?",
+           reactions=("{Ew/Yuck/Ugh}, that's so gross!", "{Ew/Oh no}, that would put me off eating.")),
+    _event("layoffs", "bad", r"layoffs?|downsiz\w+|(?:company|plant|office) (?:is |was )?(?:closing|shutting down)",
+           "Is your job safe?", "How is everyone at work taking it?",
+           reactions=("{Oh no/Ugh}, layoffs are so scary.", "{Oh no/Ugh}, that's so unsettling.")),
+    _event("celebrity", "good", r"celebrit\w+|(?:met|saw|meet|meeting) (?:a |someone )?famous|autograph\w*",
+           "past|Did you get a picture?", "past|Did you get to talk to them?",
+           reactions=("{Wow/Whoa}, how cool!", "self:{No way/Wow}, lucky you!")),
+    _event("money_trouble", "bad",
+           r"can't afford|couldn't afford|(?:I|we) (?:was|were|am|'m|are|'re|became) homeless|evict\w*|"
+           r"(?:behind|late) on (?:the |my |our )?"
+           r"(?:rent|bills|payments)|foreclos\w+|money (?:is|was|has been) (?:so |really )?tight",
+           "How are you managing right now?", "Is there anyone who can help you out?",
+           reactions=("{Oh no/Ugh}, money worries are so stressful.", "{Aw/Oh}, that's such a hard spot to be in.")),
+    _event("chores", "bad", r"clean up after|dirty dishes|never cleans?|won't clean|left (?:a|the|their|his|her) mess|"
+           r"(?:doesn't|don't|didn't|never|not|won't) (?:help|do|doing|wash|washing) (?:with )?(?:the )?"
+           r"(?:chores|dishes|cleaning)",
+           "Have you talked to them about it?", "Do they ever help out?",
+           reactions=("{Ugh/Oh man}, cleaning up after others is the worst.",)),
+    _event("wardrobe", "any",
+           r"zipper|(?:my )?fly (?:was )?(?:down|open)|hole in (?:the back of )?my (?:pants|jeans|shirt)|"
+           r"(?:pants|jeans|shirt) (?:ripped|split)|toilet paper (?:on|stuck)|spinach in my teeth",
+           "past|Did anyone notice?", "past|Could you laugh about it?"),
+    _event("trip", "good", r"(?:trip|vacation|travel\w*|flying|fly|flew|holiday|cruise|going|went|go|headed|heading) "
+           r"to (?-i:Mexico|Europe|Hawaii|Japan|Florida|Disney\w*|Vegas|Las Vegas|Paris|London|Italy|France|Spain|"
+           r"China|Canada|New York|California|Germany|Ireland|Jamaica|Thailand|Australia|India|Greece|Alaska|Iceland|"
+           r"Costa Rica|the beach|the mountains)",
+           "future|Have you been there before?", "future|How long will you be there?",
+           "past|What was your favorite part?", "past|Would you go back?",
+           reactions=("{Ooh/Oh}, that sounds like an amazing trip!", "self:{Ooh/Oh}, lucky you!")),
+    _event("injury", "bad", r"(?:broke|broken|sprain\w*|twisted|fractured) (?:my|his|her|their|a) (?:\w+ )?(?:arm|leg|"
+           r"ankle|wrist|foot|toe|finger|nose|hand|back)|stitches|(?:cut|burn\w*) my (?:finger|hand|arm|leg)|"
+           r"(?:cut|burned) myself",
+           "recent|How is it healing?", "past|self:Did you have to go to the doctor?",
+           reactions=("Ouch, that sounds so painful.", "{Ouch/Oh no}, I'm sorry!")),
+    _event("promotion", "good",
+           r"(?:got|received|earned|was given) (?:a|the|my) (?:big )?promotion|(?:got|was|been) promoted|"
+           r"(?:got|received) a (?:pay )?raise",
+           "past|Did you see it coming?", "self:What will you do to celebrate?",
+           reactions=("past|self:{Congrats/Congratulations}, you earned it!", "past|{Wow/Oh}, that's well deserved!")),
+    _event("adopted", "good",
+           r"adopt\w*|rescued (?:a|an|my|our)|new (?:puppy|kitten|dog|cat|pet)|brought home (?:a|our|"
+           r"my) (?:puppy|kitten|dog|cat)",
+           "recent|How are they settling in?", "pet:What's {topic}'s name?",
+           reactions=("{Aw/Oh}, how wonderful!", "pet:{Aw/Oh}, {topic} is so lucky to have you!")),
+    _event("pet_mischief", "any",
+           r"chewed (?:up )?(?:my|our|the)|(?:peed|pooped) (?:on|in)|ate my (?:\w+ )?(?:homework|"
+           r"shoes?|sandwich|food|dinner|lunch)",
+           "past|pet:Did you catch {topic} in the act?", "pet:How do you stay mad at {topic}?"),
+    _event("empty_nest", "any", r"(?:son|daughter|kids?|children|child) (?:\w+ )?(?:moved out|left for college|went "
+           r"(?:off )?to college|leaves? for college|is leaving for college)|empty nest",
+           "How are you finding the quiet house?", "Do you get to talk often?",
+           reactions=("{Aw/Oh}, they grow up so fast.", "{Aw/Oh}, that's such a big change.")),
+    _event("birthday", "good", r"(?:my|it's my|it was my|is my) (?:\w+ )?birthday",
+           "past|How did you celebrate?", "future|Any big plans for it?",
+           reactions=("now|Happy birthday!", "future|Happy early birthday!")),
+    _event("anniversary", "good", r"(?:our|my) (?:\w+ )?anniversary",
+           "How long have you been together?", "past|How did you celebrate?",
+           reactions=("now|Happy anniversary!", "future|Happy early anniversary!")),
+    _event("kindness", "good", r"(?:stranger|someone|a man|a woman|a guy|a lady|he|she|they) (?:\w+ )?(?:helped me|"
+           r"paid for my|held the door|returned my|gave me a ride|stopped to help)|paid for (?:my|me|us)|"
+           r"paid it forward|"
+           r"random act of kindness",
+           "past|Did you get to thank them?",
+           reactions=("{Aw/Oh}, that restores my faith in people.", "{Aw/Oh}, there are still good people out there.")),
+    _event("volunteer", "good", r"volunteer\w*|donat(?:e|ed|ing|ion)|charity|food bank|soup kitchen|homeless shelter|"
+           r"I (?:stepped in and )?helped (?:an? |this |my |some )?(?:elderly |old |older )?"
+           r"(?:lady|woman|man|stranger|neighbou?r|co-?worker)",
+           "self:How long have you been doing it?", "past|self:How did it feel to help?",
+           reactions=("self:{Aw/Oh}, that's so kind of you.", "self:The world needs more people like you.")),
+    _event("night", "bad", r"(?:alone|out) (?:late )?at night|walking (?:home )?(?:alone|late|at night)",
+           "past|self:Did you make it home okay?"),
+    _event("kid_milestone", "good",
+           r"(?:son|daughter|kid|baby|child|grandson|granddaughter) (?:\w+ ){0,2}(?:took (?:his|her) first|"
+           r"first steps|learned (?:to|how)|started (?:school|kindergarten|walking|talking)|said (?:his|her) first|"
+           r"graduat\w+|made the)",
+           "person:How old is {topic} now?",
+           reactions=("{Aw/Oh}, they grow up so fast!", "person:You must be so proud of {topic}.")),
+    _event("stood_up", "bad", r"stood (?:me|us) up|never showed up|no[- ]show",
+           "past|Did they ever explain?", "Has it happened before?",
+           reactions=("{Ugh/Oh man}, being stood up is the worst.",)),
+    _event("gift", "good", r"(?:gave|got|bought|sent) me (?:a |an |some |the )?(?:\w+ )?(?:gift|present|flowers|card|"
+           r"necklace|ring|watch|chocolates?|surprise)",
+           "past|Did you get to thank them?",
+           reactions=("{Aw/Oh}, how thoughtful!", "{Aw/Oh}, what a sweet gift!")),
+    _event("moving_in", "good", r"mov(?:ed|ing|es?) in (?:with|together)|(?:is|are|was|were) moving in|"
+           r"moved in (?:this|last)",
+           "future|Are you excited to live together?", "recent|How is living together going?",
+           reactions=("{Aw/Oh}, what a big step!",)),
+    _event("lazy", "bad",
+           r"(?:he|she|they|who|one)(?: is| are| was| were|'s|'re)? (?:so |too |really |very )?lazy|"
+           r"slack\w* off|pull (?:their|his|her) (?:own )?weight|"
+           r"(?:do|doing|does) (?:all )?(?:the |extra |their |his |her )work",
+           "Have you talked to them about it?", "Does your boss know?",
+           reactions=("{Ugh/Oh man}, carrying someone else's load is exhausting.",)),
+    _event("legal", "bad",
+           r"DUI|arrested|court date|jail|(?:speeding|parking) ticket|"
+           r"(?:pulled (?:me|us)|(?:got|was|were) pulled) over",
+           "future|When is the court date?", "past|Did you get a ticket?", "Do you have someone helping you with it?",
+           reactions=("{Oh no/Ugh}, that's so stressful.",)),
+    _event("rained_out", "bad", r"rain(?:ed|ing)? (?:all day|all weekend|the whole)|rained out|got rained on",
+           "Will you get to try again another day?",
+           reactions=("{Ugh/Aw}, rain always ruins the best plans.",)),
+    _event("haircut", "bad", r"hair ?(?:cut|dresser|stylist)|barber|(?:dyed|dye|cut) my hair|bad hair",
+           "past|How does it look now?", "past|Will you go back to them?",
+           reactions=("{Oh no/Yikes}, a bad haircut is the worst.",)),
+    _event("photos", "any", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
+           r"(?:photos|pictures|photographs) of",
+           "Do you look at them often?",
+           reactions=("{Aw/Oh}, old photos bring so much back.",)),
 )
 
 
-def event_questions(text: str, side: str | None) -> tuple[str, ...]:
-    """The questions about what the text tells happened, for a stance on the side of good or bad news (None: a
-    stance of neither, which gets only the questions that fit both): "Do you know who did it?" is never asked at
-    good news."""
-    return tuple(question for event in EVENTS if event.side in (side, "any") and event.words.search(text)
-                 for question in event.questions)
+# Words that say a happening did not happen: "I almost adopted a child once".
+_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I)\s+"
+                      r"(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def told_events(text: str, side: str | None) -> tuple[Event, ...]:
+    """The happenings the text tells, for a stance on the side of good or bad news (None: a stance of neither,
+    which gets only the happenings that fit both): "Do you know who did it?" is never asked at good news."""
+    return tuple(event for event in EVENTS if event.side in (side, "any")
+                 and any(not _DID_NOT.search(text[:found.start()]) for found in event.words.finditer(text)))

@@ -48,7 +48,8 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
-                       r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|"
+                       r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
+                       r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
@@ -258,10 +259,17 @@ _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|a
                       r"(?:(?:really|even|so|very|too|that|a|the)\s+)?([\w']+)", re.IGNORECASE)
 
 
+# Good news that did not come: "I found out I did not get it."
+_MISSED_OUT = re.compile(r"\b(?:didn't|did not|never|wasn't|was not) (?:get|got|make|land|win) (?:it|in|the "
+                         r"(?:job|part|promotion|position|spot|raise|role|offer)|picked|chosen|selected|accepted)\b",
+                         re.IGNORECASE)
+
+
 def _negations(text: str) -> tuple[str, bool]:
     """The text with its negated words taken out ("it wasn't terrible", "I didn't win"), and whether one of them
     was good news, which negated is bad news."""
-    good_denied = any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
+    good_denied = (any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
+                   or _MISSED_OUT.search(text) is not None)
     return _NEGATED.sub(" ", text), good_denied
 
 

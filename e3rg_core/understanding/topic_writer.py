@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
-from .events import event_questions
+from .events import EVENTS, told_events
 from .prompts import listener_stance
 from .reflection import tidy
 from .reflective_writer import (ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance,
@@ -143,12 +143,13 @@ class Line:
 
 
 def _lines(*specs: str) -> tuple[Line, ...]:
-    """Frames written as "[time+time|][kind+kind:]text", a time being past, future or now; "{Oh/Wow}" in a text
-    makes one line for each of its ways of saying it, so that the same reaction is not said word for word to
-    many speakers."""
+    """Frames written as "[time+time|][kind+kind:]text", a time being past, recent (past, not long ago), future or
+    now; "{Oh/Wow}" in a text makes one line for each of its ways of saying it, so that the same reaction is not
+    said word for word to many speakers."""
     lines = []
     for spec in specs:
-        time, _, rest = spec.partition("|") if re.match(r"(?:past|future|now)[+a-z]*\|", spec) else (None, "", spec)
+        timed = re.match(r"(?:past|recent|future|now)[+a-z]*\|", spec)
+        time, _, rest = spec.partition("|") if timed else (None, "", spec)
         kinds, _, text = rest.partition(":") if re.match(r"[a-z+]+:", rest) else (None, "", rest)
         lines += [Line(said[:1].upper() + said[1:], frozenset(kinds.split("+")) if kinds else None, time)
                   for said in _ways(text)]
@@ -161,6 +162,10 @@ def _ways(text: str) -> list[str]:
         return [text]
     return [said for way in choice.group(1).split("/") for said in _ways(text[:choice.start()] + way +
                                                                           text[choice.end():])]
+
+
+# A happening's reactions and questions, parsed once.
+_EVENT_LINES = {event.name: (_lines(*event.reactions), _lines(*event.questions)) for event in EVENTS}
 
 
 @dataclass(frozen=True)
@@ -443,7 +448,7 @@ def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
 
 
 def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = None) -> bool:
-    if line.time is not None and time not in line.time.split("+"):
+    if line.time is not None and not _in_time(line.time.split("+"), time):
         return False
     if "{feeling}" in line.text:
         return feeling is not None
@@ -457,6 +462,14 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
         return topic is not None and (line.kinds is None or topic.kind in line.kinds
                                       or ("dated" in line.kinds and topic.noun in _DATED))
     return True
+
+
+def _in_time(times: list[str], time: str) -> bool:
+    """Whether a line for these times suits the story's. A "recent" line ("How is the new job going?") suits a past
+    story unless it was long ago; a "past" line suits both."""
+    if time == "long_ago":
+        return "past" in times
+    return time in times or (time == "past" and "recent" in times)
 
 
 def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
@@ -476,6 +489,9 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
+# A story from long ago: "How is the new job going?" is not asked of it.
+_LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in)|as a (?:kid|child|teen)|back in "
+                       r"(?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b", re.IGNORECASE)
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"last (?:night|week|month|year|time)|once|one time|used to|(?:I|we|he|she|they|it) \w+ed)\b",
                        re.IGNORECASE)
@@ -518,12 +534,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     if frames is None:
         return None
     latest = speaker[-1]
+    if time == "past" and _LONG_AGO.search(latest):
+        time = "long_ago"
     topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
-    specific = _lines(*event_questions(latest, _SIDE.get(stance))) if stance != "loss" else ()
+    told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
+    specific = tuple(line for _, questions in told for line in questions)
     told_feeling = feeling is not None or _FEELING_WORD.search(latest) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
@@ -549,7 +568,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     def follow_up(reaction: str) -> str | None:
         named = topic is not None and re.search(rf"\b{topic.noun}\b", reaction) is not None
         # "I'd be nervous too. It's okay to be nervous." says its word twice
-        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 3} - _PLAIN - _CONTRACTIONS
+        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
 
         def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
             return tuple(line for line in lines if not said & set(_WORD.findall(line.text.lower())))
@@ -559,7 +578,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
         about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
         return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
 
-    reaction = pick(frames.reactions, asking=False)
+    # a reaction that names the happening, more often than not: "Aw, breakups are so hard."
+    # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
+    # stance is the least sure
+    named_reaction = tuple(line for reactions, _ in told for line in reactions
+                           if stance not in ("acknowledge", "acknowledge_good"))
+    reaction = ((pick(named_reaction, asking=False) if named_reaction and rng.random() < 0.6 else None)
+                or pick(frames.reactions, asking=False))
     follow = follow_up(reaction) if reaction else None
     if follow is None:
         # the first reaction, in a turn-seeded order, that leaves a follow-up to say

@@ -8,9 +8,9 @@ import re
 import pytest
 from support.dialogues import said
 
-from e3rg_core.understanding.events import EVENTS, event_questions
+from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
-from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, find_topic, topic_reply
+from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, _lines, find_topic, topic_reply
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -106,7 +106,8 @@ def test_a_reply_says_nothing_the_speaker_did_not(replies):
     own = set(WORD.findall(" ".join(line.text.lower() for frames in FRAMES.values()
                                     for lines in (frames.reactions, frames.questions, frames.comments)
                                     for line in lines)))
-    own |= set(WORD.findall(" ".join(question.lower() for event in EVENTS for question in event.questions)))
+    own |= set(WORD.findall(" ".join(line.lower() for event in EVENTS
+                                    for line in event.questions + event.reactions)))
     own |= {"he", "him", "his", "she", "her", "they", "them", "their", "it", "its", "is", "are", "s"}
     for (text, _), turn in zip(replies, TURNS):
         extra = set(WORD.findall(text.lower())) - own - set(WORD.findall(" ".join(turn).lower()))
@@ -179,27 +180,32 @@ HAPPENINGS = [
 ]
 
 
-def test_what_happened_is_asked_about(reply):
-    """Most replies to a told happening ask what a listener asks about that happening (the writer takes a
-    happening's question four times in five, by the turn's seed); before `events` none did."""
-    asked = 0
+def test_what_happened_is_taken_up(reply):
+    """Most replies to a told happening name it in the reaction ("Aw, breakups are so hard.") or ask what a
+    listener asks about it (each is the writer's choice most of the time, by the turn's seed); before `events`
+    none did."""
+    taken_up = 0
     for turn, name in HAPPENINGS:
         answer, _ = reply(turn)
-        questions = next(event.questions for event in EVENTS if event.name == name)
-        about_it = any(question.split("|")[-1] in answer for question in questions)
-        print(f"{turn}\n    -> {answer} {'(asks about it)' if about_it else ''}")
-        asked += about_it
-    assert asked >= 5, asked
+        event = next(event for event in EVENTS if event.name == name)
+        about_it = any(line.text in answer for line in _lines(*event.questions, *event.reactions))
+        print(f"{turn}\n    -> {answer} {'(takes it up)' if about_it else ''}")
+        taken_up += about_it
+    assert taken_up >= 6, taken_up
 
 
 def test_a_happening_is_asked_about_only_on_its_side_of_the_news():
-    assert any("who did it" in q for q in event_questions("Someone stole my car last night.", "bad"))
-    assert not any("who did it" in q for q in event_questions("Someone stole my car last night.", "good"))
-    assert not any("win" in q for q in event_questions("I won the lottery!", "bad"))
+    def named(text: str, side: str) -> set[str]:
+        return {event.name for event in told_events(text, side)}
+    assert "theft" in named("Someone stole my car last night.", "bad")
+    assert "theft" not in named("Someone stole my car last night.", "good")
+    assert "won" not in named("I won the lottery!", "bad")
     for not_a_happening in ("I don't know what got into me this morning.", "I passed wind in my review.",
-                            "I ate a whole pizza by myself!", "I asked to get moved to the bar."):
-        assert event_questions(not_a_happening, "good") == event_questions(not_a_happening, "bad") == (), \
-            not_a_happening
+                            "I ate a whole pizza by myself!", "I asked to get moved to the bar.",
+                            "My license expired last week.", "I saw a homeless man on the corner.",
+                            "My favorite store is closing.", "I was kept in the dark about it.",
+                            "I'm always late to work.", "My son's birthday is next week."):
+        assert not named(not_a_happening, "good") | named(not_a_happening, "bad"), not_a_happening
 
 
 def test_a_happening_question_the_turn_answers_is_not_asked(reply):
