@@ -43,9 +43,11 @@ def quick_lite():
     from e3rg_core.runner import Tier
     from e3rg_core.understanding.face_voter import FaceEmotionVoter
     from e3rg_core.understanding.prosody_voter import VoiceProsodyVoter
+    from e3rg_core.understanding.reply_ranker import ReplyRanker
     from e3rg_core.understanding.situation_voter import SituationEmotionVoter
     from e3rg_core.understanding.topic_writer import TopicReplyWriter
     return Tier("lite", EngineSet(voters=[SituationEmotionVoter.from_pretrained(), FaceEmotionVoter.from_pretrained(),
                                           VoiceProsodyVoter()],
-                                  writer=TopicReplyWriter(), speech=LiteSpeechEngine(),
+                                  writer=TopicReplyWriter(ranker=ReplyRanker.from_pretrained()),
+                                  speech=LiteSpeechEngine(),
                                   video=LiteTalkingPortrait()))

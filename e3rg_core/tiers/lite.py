@@ -10,6 +10,7 @@ from ..contracts import Dialogue, EngineSet, SpeechEngine
 from ..dialogue import load_dialogues
 from ..errors import CheckpointMismatchError, EngineUnavailableError
 from ..runner import Tier
+from ..understanding.reply_ranker import ReplyRanker
 from ..understanding.topic_writer import TopicReplyWriter
 from ..understanding.transcriber import Transcriber
 
@@ -54,9 +55,20 @@ def lite_tier() -> Tier:
             notices.append(f"A lite voter is unavailable here ({error}).")
     voters.append(VoiceProsodyVoter())
     # A reaction and a question about what the story concerns, reflective listening behind (docs/lite_replies.md).
-    engines = EngineSet(voters=voters, writer=TopicReplyWriter(), speech=_cpu_speech_engine(),
+    engines = EngineSet(voters=voters, writer=TopicReplyWriter(ranker=_reply_ranker(notices)),
+                        speech=_cpu_speech_engine(),
                         video=LiteTalkingPortrait())
     return Tier("lite", engines, notices=tuple(notices))
+
+
+def _reply_ranker(notices: list[str]) -> ReplyRanker | None:
+    """The map of ED listeners' replies that orders the writer's lines; without it the writer picks at random."""
+    try:
+        return ReplyRanker.from_pretrained()
+    except (EngineUnavailableError, CheckpointMismatchError, OSError) as error:
+        log.warning("reply ranker unavailable: %s", error)
+        notices.append(f"The lite writer's listener map is unavailable here ({error}).")
+        return None
 
 
 def lite_engines() -> EngineSet:

@@ -71,7 +71,7 @@ class SentenceEncoder:
 @lru_cache(maxsize=1)
 def shared_encoder() -> SentenceEncoder:
     """One MiniLM per process for every reader that embeds text (the situation voter, the trained text head and
-    the reply writer's judge); it holds no request state. The situation voter's own copy measured 13 MB and
+    the reply writer's ranker); it holds no request state. The situation voter's own copy measured 13 MB and
     0.07 s more at start-up, little, since the weights' file pages were shared, but it was a second model to
     keep alike."""
     return SentenceEncoder.from_pretrained()

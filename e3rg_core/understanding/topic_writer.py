@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .events import EVENTS, told_events
 from .prompts import listener_stance
 from .reflection import tidy
+from .reply_ranker import ReplyRanker
 from .reflective_writer import (ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance,
                                 turn_seed)
 
@@ -63,6 +67,11 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
 _DATED = frozenset("""interview presentation exam exams test tests finals quiz surgery appointment party wedding
     birthday anniversary concert festival game date show reunion race match trip vacation flight cruise
     graduation""".split())
+# Things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
+# appointment for?").
+_SORTS = frozenset("""job project business position class course test exam degree party concert show game movie trip
+    vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split())
+_PURPOSE = frozenset("appointment surgery interview presentation project party gift loan".split())
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 
@@ -74,6 +83,9 @@ class Topic:
     phrase: str
     plural: bool
     pronoun: str            # he, she, they or it
+    # whether a listener may ask what kind it is or what it is for: the speaker named it just now as theirs or with
+    # an article, and did not say what kind ("my college test", "a math test", "a Honda car")
+    askable: bool = False
 
 
 def find_topic(text: str, stance: str) -> Topic | None:
@@ -94,9 +106,15 @@ def find_topic(text: str, stance: str) -> Topic | None:
     determiner, modifier, noun = (match.group(1) or "").lower(), (match.group(2) or "").lower(), match.group(3).lower()
     head = re.match(r"\s+([a-z-]+)", text[match.end():].lower())
     end = match.end()
+    before = re.search(r"(?:\b(a|an|the|my|our|his|her|their|this|that|some)\s+)?\b([A-Za-z-]+)\s+$",
+                       text[:match.start()])
+    # "a math test", "a Marilyn Manson concert": a word before it says what kind
+    described = bool(not determiner and before and (before.group(1) or before.group(2)[0].isupper() and
+                                                    before.group(2) != "I"))
     if head and head.group(1) in _KIND_OF and _KIND_OF[head.group(1)] not in ("person", "pet"):
         # "my college test", "the job offer": the last noun says what it is
-        modifier, noun, end = f"{modifier} {noun}".strip(), head.group(1), end + head.end()
+        modifier, noun, end, described = f"{modifier} {noun}".strip(), head.group(1), end + head.end(), True
+    askable = determiner in ("a", "an", "my", "our", "the") and not described
     kind = _KIND_OF[noun]
     owner = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}.get(determiner)
     if owner is None:
@@ -112,7 +130,7 @@ def find_topic(text: str, stance: str) -> Topic | None:
                ("she" if re.search(r"\b(?:she|her)\b", after, re.IGNORECASE) else
                 "he" if re.search(r"\b(?:he|him|his)\b", after, re.IGNORECASE) else "they")
                if kind in ("person", "pet") else "it")
-    return Topic(noun, kind, " ".join(words), plural, pronoun)
+    return Topic(noun, kind, " ".join(words), plural, pronoun, askable)
 
 
 # A feeling the speaker names, to say that it makes sense ("No wonder you felt proud!").
@@ -231,7 +249,8 @@ FRAMES: dict[str, Frames] = {
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
                "future|event+trip:Who's going with you?", "future|study+work:How are you preparing for it?",
                "future|What are you most looking forward to?", "How are you feeling about it?",
-               "future|What are your plans?"),
+               "future|What are your plans?", "future|purpose:What's the {noun} for?",
+               "future|sorts:What kind of {noun} is it?"),
         _lines("I'm sure it will go great.", "Fingers crossed for you!", "I hope it's everything you want.",
                "It sounds like you're ready for it.")),
     "appreciate": Frames(
@@ -259,6 +278,8 @@ FRAMES: dict[str, Frames] = {
                "{Oh/Aw}, that's lovely.", "That sounds {nice/lovely/really nice}.", "{Oh/Ah/Well}, that's good.",
                "{Oh, /Ooh, /}that's interesting."),
         _lines("past|What was that like?", "future|What are you hoping for?",
+               "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
+               "purpose:What's the {noun} for?",
                "What do you like most about it?", "pet:What's {topic}'s name?",
                "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
                "future|How are you feeling about it?"),
@@ -269,6 +290,8 @@ FRAMES: dict[str, Frames] = {
         _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Wow}, that's quite something.", "{Oh/Ah}, gotcha.",
                "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Wow}, okay."),
         _lines("How are you feeling about it?", "past|What happened next?",
+               "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
+               "purpose:What's the {noun} for?",
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
                "future|How do you think it'll go?", "future|What are you hoping for?",
                "past|What was going through your mind?", "How do you feel about it all?",
@@ -283,6 +306,7 @@ FRAMES: dict[str, Frames] = {
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
+               "purpose:What's the {noun} for?",
                "past|Is it still on your mind?",
                "now+future|Is there anything that would help right now?"),
         _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
@@ -292,6 +316,8 @@ FRAMES: dict[str, Frames] = {
         _lines("{Oh/Ooh}, nice!", "Oh wow!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
                "{Oh/Ooh}, that sounds good!", "Well, that's nice!", "{Oh, /Ah, /}that's great to hear."),
         _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?",
+               "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
+               "purpose:What's the {noun} for?",
                "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?"),
         _lines("That sounds {really nice/great}.", "I'm {so /really /}glad to hear it.", "Good for you.",
                "feeling:No wonder you felt {feeling}!")),
@@ -389,6 +415,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
     (re.compile(r"^Where are you headed"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
+    (re.compile(r"^What's the \w+ for\?"),
+     re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
+                r"(?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How are you going to celebrate|^How are you celebrating"),
      re.compile(r"\bcelebrat\w+", re.I)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
@@ -443,6 +472,7 @@ def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
             "was": "were" if topic.plural else "was", "Was": "Were" if topic.plural else "Was",
             "s": "" if topic.plural else "s"}
     filled = text.replace("{topic}", topic.phrase).replace("{Topic}", topic.phrase[:1].upper() + topic.phrase[1:])
+    filled = filled.replace("{noun}", topic.noun)
     filled = re.sub(r"\{(be|Be|was|Was|s)\}", lambda m: verb[m.group(1)], filled)
     return re.sub(r"\bpoor (your|his|her|their|the) ", r"\1 poor ", filled)
 
@@ -460,7 +490,10 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds
-                                      or ("dated" in line.kinds and topic.noun in _DATED))
+                                      or ("dated" in line.kinds and topic.noun in _DATED)
+                                      or (topic.askable and not topic.plural
+                                          and ("sorts" in line.kinds and topic.noun in _SORTS
+                                               or "purpose" in line.kinds and topic.noun in _PURPOSE)))
     return True
 
 
@@ -510,9 +543,11 @@ def story_time(speaker: list[str]) -> str:
     return "now"
 
 
-def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
+def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None = None) -> str | None:
     """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
-    listener's question, a comment); None for a stance this writer has no frames for."""
+    listener's question, a comment); None for a stance this writer has no frames for. `rank` scores candidate
+    sentences by how like a listener's reply to this turn they are; the writer says one of the best few (without
+    it, any)."""
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if not speaker:
         return None
@@ -536,7 +571,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     latest = speaker[-1]
     if time == "past" and _LONG_AGO.search(latest):
         time = "long_ago"
-    topic = find_topic(latest, stance) or find_topic(" ".join(speaker[:-1]), stance)
+    # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
+    topic = find_topic(latest, stance)
+    if topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
+        topic = replace(earlier, askable=False)
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
@@ -562,7 +600,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
                          if (said := _pronoun_for(text, topic) if topic.phrase in text else text)
                          and not re.search(rf"\b{topic.noun}\b", said)]
             if texts:
-                return rng.choice(texts)
+                return _choose(texts, rng, rank)
         return None
 
     def follow_up(reaction: str) -> str | None:
@@ -595,6 +633,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str) -> str | None:
     return f"{reaction} {follow}" if follow else None
 
 
+Rank = Callable[[list[str]], np.ndarray]
+_BEST_FEW = 3       # one of the three nearest a listener's reply: the nearest alone would say the same to many
+
+
+def _choose(texts: list[str], rng: random.Random, rank: Rank | None) -> str:
+    if rank is not None and len(texts) > _BEST_FEW:
+        texts = [texts[i] for i in np.argsort(-rank(texts), kind="stable")[:_BEST_FEW]]
+    return rng.choice(texts)
+
+
 _FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),
           "it": ("it", "it", "its")}
 
@@ -618,10 +666,10 @@ class TopicReplyWriter(ReplyWriter):
     """A reaction and a follow-up about what the story concerns; reflective listening for what it cannot answer (a
     question to the listener, a greeting, a turn of one word)."""
 
-    name = "reactions and questions about the speaker's topic (rule-based, no model)"
-
-    def __init__(self, fallback: ReflectiveReplyWriter | None = None):
-        self.fallback = fallback or ReflectiveReplyWriter()
+    def __init__(self, fallback: ReflectiveReplyWriter | None = None, ranker: ReplyRanker | None = None):
+        self.fallback, self.ranker = fallback or ReflectiveReplyWriter(), ranker
+        self.name = ("reactions and questions about the speaker's topic (written lines"
+                     + (", chosen by a map of ED listeners' replies)" if ranker else ")"))
 
     def reply(self, request: UnderstandingRequest, emotion: EmotionResult) -> tuple[str, bool]:
         """The reply, and whether this writer wrote it (False: the reflective writer's)."""
@@ -631,7 +679,8 @@ class TopicReplyWriter(ReplyWriter):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
-        text = topic_reply(history, situation_stance(tidy(told), listener_stance(emotion)))
+        rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
+        text = topic_reply(history, situation_stance(tidy(told), listener_stance(emotion)), rank)
         if text is None or not fits(text):
             return self.fallback.reply(request, emotion)[0], False
         return text, True

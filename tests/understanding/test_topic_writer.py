@@ -10,6 +10,7 @@ from support.dialogues import said
 
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
+from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, _lines, find_topic, topic_reply
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -24,7 +25,7 @@ WORD = re.compile(r"[a-z']+")
 
 @pytest.fixture(scope="module")
 def reply(text_vote):
-    writer = TopicReplyWriter()
+    writer = TopicReplyWriter(ranker=ReplyRanker.from_pretrained())
 
     def write(*utterances: str) -> tuple[str, bool]:
         request = said(*utterances)
