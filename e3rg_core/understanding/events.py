@@ -188,8 +188,8 @@ EVENTS: tuple[Event, ...] = (
     _event("creep", "bad", r"creep\w*|follow(?:ed|ing) me|stalk\w*|star(?:ed|ing) at me|harass\w*",
            "past|Did you tell anyone?", "past|self:Do you feel safe now?",
            reactions=("{Ugh/Yikes}, that's so creepy.", "{Oh no/Ugh}, that sounds really unsettling.")),
-    _event("spoiled", "bad", r"mou?ldy?|rotten (?:food|eggs?|meat|fruit|milk)|"
-           r"(?:milk|food|meat|fruit|leftovers) (?:had )?(?:gone|went) "
+    _event("spoiled", "bad",
+           r"mou?ldy?|rotten (?:food|eggs?|meat|fruit|milk)|(?:milk|food|meat|fruit|leftovers) (?:had )?(?:gone|went) "
            r"(?:bad|off)|(?:a )?(?:hair|bug|fly) in (?:my|the)",
            "past|Did you take it back?", "past|Did you eat any of it?",
            reactions=("{Ew/Yuck/Ugh}, that's so gross!", "{Ew/Oh no}, that would put me off eating.")),
@@ -201,8 +201,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Wow/Whoa}, how cool!", "self:{No way/Wow}, lucky you!")),
     _event("money_trouble", "bad",
            r"can't afford|couldn't afford|(?:I|we) (?:was|were|am|'m|are|'re|became) homeless|evict\w*|"
-           r"(?:behind|late) on (?:the |my |our )?"
-           r"(?:rent|bills|payments)|foreclos\w+|money (?:is|was|has been) (?:so |really )?tight",
+           r"(?:behind|late) on (?:the |my |our )?(?:rent|bills|payments)|foreclos\w+|"
+           r"money (?:is|was|has been) (?:so |really )?tight",
            "How are you managing right now?", "Is there anyone who can help you out?",
            reactions=("{Oh no/Ugh}, money worries are so stressful.", "{Aw/Oh}, that's such a hard spot to be in.")),
     _event("chores", "bad", r"clean up after|dirty dishes|never cleans?|won't clean|left (?:a|the|their|his|her) mess|"
@@ -252,8 +252,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("now|Happy anniversary!", "future|Happy early anniversary!")),
     _event("kindness", "good", r"(?:stranger|someone|a man|a woman|a guy|a lady|he|she|they) (?:\w+ )?(?:helped me|"
            r"paid for my|held the door|returned my|gave me a ride|stopped to help)|paid for (?:my|me|us)|"
-           r"paid it forward|"
-           r"random act of kindness",
+           r"paid it forward|random act of kindness",
            "past|Did you get to thank them?",
            reactions=("{Aw/Oh}, that restores my faith in people.", "{Aw/Oh}, there are still good people out there.")),
     _event("volunteer", "good", r"volunteer\w*|donat(?:e|ed|ing|ion)|charity|food bank|soup kitchen|homeless shelter|"

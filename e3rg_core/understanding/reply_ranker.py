@@ -16,10 +16,10 @@ import numpy as np
 from ..contracts import Utterance
 from ..errors import CheckpointMismatchError
 from .situation_voter import SentenceEncoder, shared_encoder
+from .text_emotion import EMBEDDING_SIZE
 
 MAP_FILE = Path(__file__).with_name("listener_reply_map.safetensors")
 FORMAT = "e3rg-listener-reply-map/1"
-EMBEDDING_SIZE = 384            # all-MiniLM-L6-v2's hidden size
 CONTEXT_UTTERANCES = 3          # the turn is read with the two utterances before it
 _REMEMBERED_LINES = 4096        # the writer's lines are a few thousand once filled with a topic
 

@@ -521,10 +521,10 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
 
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
-# What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 # A story from long ago: "How is the new job going?" is not asked of it.
 _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in)|as a (?:kid|child|teen)|back in "
                        r"(?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b", re.IGNORECASE)
+# What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"last (?:night|week|month|year|time)|once|one time|used to|(?:I|we|he|she|they|it) \w+ed)\b",
                        re.IGNORECASE)
