@@ -300,11 +300,38 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you look at them often?",
            reactions=("{Aw/Oh}, old photos bring so much back.",)),
+    _event("no_sleep", "bad", r"(?:couldn't|could not|can't|cannot|didn't|did not) (?:get (?:any |much )?)?sleep|"
+           r"insomnia|barely slept|(?:lay|lie|lying|was) awake|awake all night|no sleep|sleepless",
+           "Is something keeping you up?", "now|Will you get a chance to rest today?",
+           reactions=("{Ugh/Oh no}, a night without sleep is rough.", "{Oof/Ugh}, no sleep makes everything harder.")),
+    _event("caught", "bad",
+           r"got caught(?! (?:up )?in\b)|(?:am|'m|was|got) in (?:so much |big |a lot of )?trouble|grounded",
+           "past|What happened after that?", "past|Did you get in much trouble?",
+           reactions=("self:{Oof/Oh no}, getting caught is the worst.",)),
+    _event("caught_in_rain", "bad", r"caught in (?:a |the )?(?:huge |big |heavy |sudden )?(?:rain\w*|downpour|"
+           r"thunderstorm|snow\w*|hail\w*)|got (?:soaked|drenched)|(?:soaked|drenched) to the bone",
+           "past|self:Did you make it home okay?", "past|Did you have far to go?",
+           reactions=("{Ugh/Oh no}, getting caught in that is the worst.",)),
+    _event("job_hunt", "bad", r"unemployed|out of work|job hunt\w*|(?:looking|searching|applying) for (?:a |another |a "
+           r"new )?(?:job|work)|(?:can't|couldn't) find (?:a |any )?(?:job|work)",
+           "How is the search going?", "What kind of work are you hoping for?",
+           reactions=("{Aw/Oh}, job hunting is so draining.", "{Ugh/Oh}, looking for work is exhausting.")),
+    _event("package", "bad", r"(?:waiting|waited) (?:on|for) (?:a |my |the |this )?(?:package|delivery|order|parcel)|"
+           r"tracking (?:updates?|number)|(?:package|parcel|delivery|order) (?:never came|was late|got lost|is late|"
+           r"didn't come|never arrived|didn't arrive)",
+           "past|Did it ever show up?", "Have you been in touch with the seller?",
+           reactions=("{Ugh/Oh man}, waiting on a package is the worst.",)),
+    _event("long_hours", "bad",
+           r"overtime|double shifts?|long hours|(?:12|twelve|14|fourteen)[- ]hour (?:days?|shifts?)|overwork\w*|"
+           r"so much (?:work|homework)|(?:huge|heavy|crazy) workload",
+           "Do you get a break soon?", "How are you keeping up with it all?",
+           reactions=("{Ugh/Oof}, long days like that are draining.",)),
 )
 
 
-# Words that say a happening did not happen: "I almost adopted a child once".
-_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I)\s+"
+# Words that say a happening did not happen: "I almost adopted a child once", "I would have got in trouble".
+_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I|"
+                      r"(?:would|could|might)(?: have|'ve))\s+"
                       r"(?:\w+\s+)?$", re.IGNORECASE)
 
 

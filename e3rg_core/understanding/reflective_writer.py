@@ -32,11 +32,11 @@ MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
 DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
-                   r"passed(?: last| recently| in|$)|in a better place|bury|died|dies|"
+                   r"passed(?: last| recently| in| this (?:weekend|morning)|$)|in a better place|bury|died|dies|"
                    r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
-                   r"horse)|buried|grave|rest in peace|memorial)\b", re.IGNORECASE)
+                   r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over)\b", re.IGNORECASE)
 ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
@@ -53,7 +53,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
-                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|sucks|bummer)\b", re.IGNORECASE)
+                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|sucks|bummer|heart ?break\w*|"
+                       r"heartbroken)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|promot\w+|"
                         r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
@@ -61,7 +62,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
-                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed)\b",
+                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out)\b",
                         re.IGNORECASE)
 
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
@@ -265,12 +266,17 @@ _MISSED_OUT = re.compile(r"\b(?:didn't|did not|never|wasn't|was not) (?:get|got|
                          re.IGNORECASE)
 
 
+# Hard work is effort, not bad news: "I have worked very hard to get ready for it."
+_HARD_WORK = re.compile(r"\b(?:work|worked|working|train|trained|training|stud(?:y|ied|ying)|tried|try|trying|"
+                        r"practi[cs]ed?|practi[cs]ing) (?:\w+ )?hard\b|\bhard ?work\w*\b", re.IGNORECASE)
+
+
 def _negations(text: str) -> tuple[str, bool]:
     """The text with its negated words taken out ("it wasn't terrible", "I didn't win"), and whether one of them
-    was good news, which negated is bad news."""
+    was good news, which negated is bad news. Hard work is taken out too."""
     good_denied = (any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
                    or _MISSED_OUT.search(text) is not None)
-    return _NEGATED.sub(" ", text), good_denied
+    return _NEGATED.sub(" ", _HARD_WORK.sub(" ", text)), good_denied
 
 
 def situation_stance(text: str, voted: ListenerStance) -> str:

@@ -218,7 +218,8 @@ FRAMES: dict[str, Frames] = {
                "That's a lot to deal with.", "Waiting like that is so hard.")),
     "relief": Frames(
         _lines("Oh, what a relief!", "Phew, I'm so glad to hear that.", "That's such a relief."),
-        _lines("How are you feeling now?", "Did it feel like a weight off?"),
+        _lines("How are you feeling now?", "Did it feel like a weight off?",
+               f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?"),
         _lines("That must have been a scary time.", "What a weight off your shoulders.",
                "You must feel so much lighter.")),
     "celebrate": Frames(
@@ -282,7 +283,8 @@ FRAMES: dict[str, Frames] = {
                "purpose:What's the {noun} for?",
                "What do you like most about it?", "pet:What's {topic}'s name?",
                "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
-               "future|How are you feeling about it?"),
+               "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
+               "vehicle:How long have you had {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/lovely/like a good time}.", "I {love/really like} hearing that.",
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it meant a lot to you.")),
@@ -295,7 +297,8 @@ FRAMES: dict[str, Frames] = {
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
                "future|How do you think it'll go?", "future|What are you hoping for?",
                "past|What was going through your mind?", "How do you feel about it all?",
-               "past|What did you do then?"),
+               "past|What did you do then?",
+               "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.", "I can see why that is on your mind.",
                "That sounds like quite a {moment/time}.",
                "Thanks for telling me about it.", "That makes a lot of sense.", "I'd probably feel the same way.",
@@ -308,7 +311,9 @@ FRAMES: dict[str, Frames] = {
         _lines("How are you feeling about it?", "How are you holding up?", "past|What happened?",
                "purpose:What's the {noun} for?",
                "past|Is it still on your mind?",
-               "now+future|Is there anything that would help right now?"),
+               "now+future|Is there anything that would help right now?",
+               "person:How are things with {topic} now?", "past|health:Are you feeling any better now?",
+               "past|money:Were you able to sort it out?"),
         _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
                "That would be hard for anyone.", "I hope it gets easier from here.",
                "feeling:No wonder you felt {feeling}.")),
@@ -318,7 +323,8 @@ FRAMES: dict[str, Frames] = {
         _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?"),
+               "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?",
+               "pet:How old {be} {topic}?", "past|event:How was {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/great}.", "I'm {so /really /}glad to hear it.", "Good for you.",
                "feeling:No wonder you felt {feeling}!")),
     "comfort": Frames(
@@ -329,7 +335,8 @@ FRAMES: dict[str, Frames] = {
         _lines("How are you holding up?",
                "How are you feeling about it now?", "Is there anything that might help?",
                "past|Did it get any better?", "Do you have someone to talk to about it?",
-               "What would make it a little easier?"),
+               "What would make it a little easier?", "person:How are things with {topic} now?",
+               "past|person:Have you talked to {topic} about it?", "past|money:Were you able to sort it out?"),
         _lines("I hope things get better soon.", "That would get anyone down.", "It's okay to feel down about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
@@ -402,7 +409,7 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
     # how it went, once the speaker has said ("It was so fun!")
-    (re.compile(r"^How (?:was it|did (?:it|that) go)\?"),
+    (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most"),
@@ -412,8 +419,12 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),
+    # its age, or a pet the speaker "had" (it may be gone)
+    (re.compile(r"^How old\b"), re.compile(r"\bold\b|\bborn\b|\bhad (?:a|an|my|our)\b|\bused to\b", re.IGNORECASE)),
+    (re.compile(r"^How long have you had\b"), re.compile(r"\b(?:new|just (?:got|bought)|finally (?:got|bought))\b",
+                                                          re.IGNORECASE)),
     (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
-    (re.compile(r"^Where are you headed"), re.compile(r"\b(?:to|in) [A-Z]")),
+    (re.compile(r"^Where (?:are you headed|did you go)"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
     (re.compile(r"^What's the \w+ for\?"),
      re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
@@ -423,6 +434,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
                                                       r"\bcaught\b|\bknow who\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
+    (re.compile(r"^Did it ever show up"), re.compile(r"\b(?:came|arrived|showed up|got it|delivered)\b",
+                                                    re.IGNORECASE)),
+    (re.compile(r"^Did you get in much trouble"), re.compile(r"\b(?:got off|punish\w*|grounded|charged|fine[ds]?)\b",
+                                                              re.IGNORECASE)),
     (re.compile(r"^Did you ever (?:find|get) it"), re.compile(r"\b(?:found|got it back|returned)\b", re.IGNORECASE)),
     (re.compile(r"^Was anyone hurt|^Are you okay|^Is everyone safe"),
      re.compile(r"\b(?:(?:no ?one|nobody)(?: else)? (?:was|got) hurt|(?:I'm|I am|we're|we are|everyone is|everyone's) "
@@ -546,8 +561,8 @@ def story_time(speaker: list[str]) -> str:
 def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None = None) -> str | None:
     """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
     listener's question, a comment); None for a stance this writer has no frames for. `rank` scores candidate
-    sentences by how like a listener's reply to this turn they are; the writer says one of the best few (without
-    it, any)."""
+    sentences by how like a listener's reply to this turn they are; the nearer a line, the likelier it is said
+    (without it, any line alike)."""
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if not speaker:
         return None
@@ -557,6 +572,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = news(speaker[-1])
+        if not (bad or good):
+            # a happening that is only ever bad news ("I couldn't get any sleep") is bad news
+            bad = any(event.side == "bad" for event in told_events(speaker[-1], "bad"))
         if not (bad or good):
             bad, good = news(" ".join(speaker))
         if stance == "look_forward":
@@ -616,7 +634,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
         return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
 
-    # a reaction that names the happening, more often than not: "Aw, breakups are so hard."
     # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
@@ -634,13 +651,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
 
 
 Rank = Callable[[list[str]], np.ndarray]
-_BEST_FEW = 3       # one of the three nearest a listener's reply: the nearest alone would say the same to many
+# How strongly the map's order weighs: a line 0.08 nearer a listener's reply is e times as likely. Any sharper and
+# the nearest few lines are said to many turns (one of the best three: 10 to 26 % of replies repeated another).
+_RANK_TEMPERATURE = 0.08
 
 
 def _choose(texts: list[str], rng: random.Random, rank: Rank | None) -> str:
-    if rank is not None and len(texts) > _BEST_FEW:
-        texts = [texts[i] for i in np.argsort(-rank(texts), kind="stable")[:_BEST_FEW]]
-    return rng.choice(texts)
+    if rank is None:
+        return rng.choice(texts)
+    scores = rank(texts)
+    return rng.choices(texts, weights=np.exp((scores - scores.max()) / _RANK_TEMPERATURE))[0]
 
 
 _FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),

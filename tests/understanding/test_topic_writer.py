@@ -11,7 +11,8 @@ from support.dialogues import said
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
 from e3rg_core.understanding.reply_ranker import ReplyRanker
-from e3rg_core.understanding.topic_writer import FRAMES, TopicReplyWriter, _lines, find_topic, topic_reply
+from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _lines, find_topic,
+                                                 topic_reply)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -43,6 +44,20 @@ def test_the_same_turn_gets_the_stance_of_what_happened(reply):
     assert SORROW.search(death) and not CHEER.search(death)
     assert SORROW.search(illness) and not CHEER.search(illness) and not DEATH_WORDS.search(illness)
     assert CHEER.search(success) and not SORROW.search(success)
+
+
+@pytest.mark.parametrize("turn", [
+    "I came home from work and found out my cat had been run over.",
+    "A little boy from our street passed this weekend. It's heartbreaking.",
+])
+def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
+    answer, _ = reply(turn)
+    assert SORROW.search(answer) and not CHEER.search(answer), answer
+
+
+def test_hard_work_is_not_bad_news(reply):
+    answer, _ = reply("I'm running my first marathon this weekend. I have worked very hard to get ready for it.")
+    assert not SORROW.search(answer), answer
 
 
 @pytest.mark.parametrize("turn", [
@@ -201,6 +216,7 @@ def test_a_happening_is_asked_about_only_on_its_side_of_the_news():
     assert "theft" in named("Someone stole my car last night.", "bad")
     assert "theft" not in named("Someone stole my car last night.", "good")
     assert "won" not in named("I won the lottery!", "bad")
+    assert named("I got caught in the rain on the way home.", "bad") == {"caught_in_rain"}
     for not_a_happening in ("I don't know what got into me this morning.", "I passed wind in my review.",
                             "I ate a whole pizza by myself!", "I asked to get moved to the bar.",
                             "My license expired last week.", "I saw a homeless man on the corner.",
@@ -216,6 +232,19 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
                            ("I got hired as a nurse at the hospital!", "What will you be doing")):
         answer, _ = reply(turn)
         assert answered not in answer, (turn, answer)
+
+
+@pytest.mark.parametrize("question, told, untold", [
+    ("Did you get in much trouble?", "I got caught sneaking out, but I got off with a warning.",
+     "I got caught sneaking out last night."),
+    ("Did it ever show up?", "After two weeks waiting for my package, it finally arrived.",
+     "I've been waiting for my package for two weeks."),
+    ("How old is your dog?", "I had a dog that I loved so much.", "My dog learned to ring the bell."),
+    ("How was the party?", "I went to a party last night and it was so fun.", "I went to a party last night."),
+])
+def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
+    assert _already_asked(question, said(told).history)
+    assert not _already_asked(question, said(untold).history)
 
 
 def test_a_story_about_someone_else_does_not_ask_after_the_speaker():
