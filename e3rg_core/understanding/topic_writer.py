@@ -63,15 +63,19 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
                         r"none of \w+ business)\b",
                         re.IGNORECASE)
-# Things that happen on a day, so "When is it?" can be asked of them.
-_DATED = frozenset("""interview presentation exam exams test tests finals quiz surgery appointment party wedding
-    birthday anniversary concert festival game date show reunion race match trip vacation flight cruise
-    graduation""".split())
-# Things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
-# appointment for?").
-_SORTS = frozenset("""job project business position class course test exam degree party concert show game movie trip
-    vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split())
-_PURPOSE = frozenset("appointment surgery interview presentation project party gift loan".split())
+# Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
+# things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
+# appointment for?"). Only a topic the speaker named just now as theirs or with an article is asked its kind or
+# purpose (`Topic.askable`).
+_NOUNS_FOR = {
+    "dated": frozenset("""interview presentation exam exams test tests finals quiz surgery appointment party wedding
+        birthday anniversary concert festival game date show reunion race match trip vacation flight cruise
+        graduation""".split()),
+    "sorts": frozenset("""job project business position class course test exam degree party concert show game movie
+        trip vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split()),
+    "purpose": frozenset("appointment surgery interview presentation project party gift loan".split()),
+}
+_ASKED_OF_WHAT_IS_TOLD = frozenset({"sorts", "purpose"})
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 
@@ -504,11 +508,10 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
             return False
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
-        return topic is not None and (line.kinds is None or topic.kind in line.kinds
-                                      or ("dated" in line.kinds and topic.noun in _DATED)
-                                      or (topic.askable and not topic.plural
-                                          and ("sorts" in line.kinds and topic.noun in _SORTS
-                                               or "purpose" in line.kinds and topic.noun in _PURPOSE)))
+        return topic is not None and (line.kinds is None or topic.kind in line.kinds or any(
+            topic.noun in _NOUNS_FOR.get(kind, ()) and (kind not in _ASKED_OF_WHAT_IS_TOLD
+                                                        or topic.askable and not topic.plural)
+            for kind in line.kinds))
     return True
 
 
