@@ -20,10 +20,14 @@ class Event:
     side: str                       # "bad", "good" or "any": which stances may react to it and ask about it
     questions: tuple[str, ...]
     reactions: tuple[str, ...]
+    # whether its words alone tell news of its side: "I couldn't sleep" does, "the restaurant" and "traffic" come
+    # up in good stories too
+    is_news: bool = True
 
 
-def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[str, ...] = ()) -> Event:
-    return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions, reactions)
+def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[str, ...] = (),
+           is_news: bool = True) -> Event:
+    return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions, reactions, is_news)
 
 
 EVENTS: tuple[Event, ...] = (
@@ -86,7 +90,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ugh/Oh man}, that kind of noise drives me crazy.",
                       "{Ugh/Oh man}, noise like that is the worst.")),
     _event("restaurant", "bad", r"restaurant|waiter|waitress|the server|(?:my|our|the) (?:food|order|meal)",
-           "past|Did you say anything to the staff?", "past|Did you send it back?", "past|Will you go back there?"),
+           "past|Did you say anything to the staff?", "past|Did you send it back?", "past|Will you go back there?",
+           is_news=False),
     _event("spill", "any", r"spill(?:ed|t)|knocked over|broke (?:a|my|the|her|his) (?!heart)\w+",
            "past|Were you able to clean it up?", "past|Did anyone see?"),
     _event("forgot", "bad", r"forgot|forgotten",
@@ -129,7 +134,7 @@ EVENTS: tuple[Event, ...] = (
     _event("missing", "bad", r"miss (?:him|her|them|my|our)|haven't seen (?:him|her|them|my)|far away|long distance|"
            r"deployed|overseas",
            "When will you see each other again?", "Do you get to talk often?",
-           reactions=("{Aw/Oh}, missing someone is so hard.",)),
+           reactions=("{Aw/Oh}, missing someone is so hard.",), is_news=False),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to",
            "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
            reactions=("{Aw/Oh}, feeling lonely is so hard.",)),
@@ -142,10 +147,10 @@ EVENTS: tuple[Event, ...] = (
     _event("on_hold", "bad", r"on hold|customer service|waited (?:for )?(?:over |almost |nearly )?(?:an|\d+|two|three|"
            r"four|five) (?:hours?|minutes?)|(?:long|huge) line",
            "past|Did it get sorted out in the end?", "past|Did you ever get through to someone?",
-           reactions=("{Ugh/Oh man}, waiting like that is the worst.",)),
+           reactions=("{Ugh/Oh man}, waiting like that is the worst.",), is_news=False),
     _event("late", "bad", r"traffic|running late|late for|missed (?:my|the) (?:bus|train|flight|appointment)",
            "past|Did you make it in time?", "past|Did anyone mind?",
-           reactions=("{Ugh/Oh no}, running late is so stressful.",)),
+           reactions=("{Ugh/Oh no}, running late is so stressful.",), is_news=False),
     _event("scam", "bad", r"scam\w*|fraud\w*|hacked|identity theft|ripped (?:me )?off",
            "past|Were you able to get your money back?", "past|Have you reported it?",
            reactions=("{Ugh/Oh no}, scammers are the worst.",)),
@@ -261,7 +266,7 @@ EVENTS: tuple[Event, ...] = (
            "self:How long have you been doing it?", "past|self:How did it feel to help?",
            reactions=("self:{Aw/Oh}, that's so kind of you.", "self:The world needs more people like you.")),
     _event("night", "bad", r"(?:alone|out) (?:late )?at night|walking (?:home )?(?:alone|late|at night)",
-           "past|self:Did you make it home okay?"),
+           "past|self:Did you make it home okay?", is_news=False),
     _event("kid_milestone", "good",
            r"(?:son|daughter|kid|baby|child|grandson|granddaughter) (?:\w+ ){0,2}(?:took (?:his|her) first|"
            r"first steps|learned (?:to|how)|started (?:school|kindergarten|walking|talking)|said (?:his|her) first|"
@@ -295,7 +300,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ugh/Aw}, rain always ruins the best plans.",)),
     _event("haircut", "bad", r"hair ?(?:cut|dresser|stylist)|barber|(?:dyed|dye|cut) my hair|bad hair",
            "past|How does it look now?", "past|Will you go back to them?",
-           reactions=("{Oh no/Yikes}, a bad haircut is the worst.",)),
+           reactions=("{Oh no/Yikes}, a bad haircut is the worst.",), is_news=False),
     _event("photos", "any", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
            r"(?:photos|pictures|photographs) of",
            "Do you look at them often?",

@@ -32,7 +32,8 @@ MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
 DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
-                   r"passed(?: last| recently| in| this (?:weekend|morning)|$)|in a better place|bury|died|dies|"
+                   r"passed(?: last| recently| in| this (?:weekend|morning)|$)|"
+                   r"(?:he|she) passed (?:when|at the age|at age)|in a better place|bury|died|dies|"
                    r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
@@ -255,7 +256,7 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
                         re.IGNORECASE)
 
 
-_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|never|couldn't|"
+_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
                       r"(?:(?:really|even|so|very|too|that|a|the)\s+)?([\w']+)", re.IGNORECASE)
 

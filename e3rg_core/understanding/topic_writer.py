@@ -576,8 +576,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = news(speaker[-1])
         if not (bad or good):
-            # a happening that is only ever bad news ("I couldn't get any sleep") is bad news
-            bad = any(event.side == "bad" for event in told_events(speaker[-1], "bad"))
+            # a happening whose words tell bad news ("I couldn't get any sleep")
+            bad = any(event.side == "bad" and event.is_news for event in told_events(speaker[-1], "bad"))
         if not (bad or good):
             bad, good = news(" ".join(speaker))
         if stance == "look_forward":

@@ -9,7 +9,7 @@ import pytest
 from support.dialogues import said
 
 from e3rg_core.understanding.events import EVENTS, told_events
-from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, spoken_seconds
+from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, news, spoken_seconds
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _lines, find_topic,
                                                  topic_reply)
@@ -49,15 +49,27 @@ def test_the_same_turn_gets_the_stance_of_what_happened(reply):
 @pytest.mark.parametrize("turn", [
     "I came home from work and found out my cat had been run over.",
     "A little boy from our street passed this weekend. It's heartbreaking.",
+    "I still feel blue when I think of my mom. She passed when I was twelve.",
 ])
 def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     answer, _ = reply(turn)
     assert SORROW.search(answer) and not CHEER.search(answer), answer
 
 
-def test_hard_work_is_not_bad_news(reply):
+def test_what_only_looks_like_bad_news_is_not_met_with_sorrow(reply):
     answer, _ = reply("I'm running my first marathon this weekend. I have worked very hard to get ready for it.")
     assert not SORROW.search(answer), answer
+    assert news("I set up her new printer with no problems at all.") == (False, False)
+    assert news("I had no fun at all at the party.") == (True, False)
+
+
+def test_a_happening_whose_words_are_bad_news_gets_the_bad_news_hedge():
+    """A turn the vote cannot place gets the hedge; its words decide which side of it, and "I couldn't sleep" is
+    bad news while a restaurant is not."""
+    sleepless = topic_reply(said("I couldn't get any sleep last night.").history, "acknowledge")
+    dinner = topic_reply(said("We went to the new restaurant downtown last night.").history, "acknowledge")
+    assert SORROW.search(sleepless) or "sleep" in sleepless, sleepless
+    assert not SORROW.search(dinner), dinner
 
 
 @pytest.mark.parametrize("turn", [
