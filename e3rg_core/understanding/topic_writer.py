@@ -353,8 +353,7 @@ FRAMES: dict[str, Frames] = {
                "future+now|What's worrying you most?", "past|self:Are you okay now?",
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?", "past|What did you do?",
                "future|Is there anything that would help you feel ready?",
-               "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?",
-               "past|Was everyone okay?"),
+               "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?"),
         _lines("future|I'm sure you'll do great.", "past|That must have been so scary.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
     "validate": Frames(
@@ -402,7 +401,8 @@ FRAMES: dict[str, Frames] = {
                "Everyone feels that way now and then.")),
 }
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|"
-                     r"upcoming|about to|can't wait|(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
+                     r"upcoming|about to|can't wait|"
+                     r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|later today|preparing|prepare|packing|plan\w*|"
                      r"hope (?:I|we|it)|hoping)\b", re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
@@ -416,10 +416,13 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly)\b", re.IGNORECASE)),
+    (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
+                                                   r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most"),
      re.compile(r"\b(?:worried|worry|scared|afraid|nervous|anxious|fear) (?:about|of|that)\b", re.IGNORECASE)),
-    (re.compile(r"^Has it happened before"), re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|"
-                                                       r"each time|whenever|so many|how many)\b", re.IGNORECASE)),
+    (re.compile(r"^Has it happened before"),
+     re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|each time|whenever|so many|how many|"
+                r"first (?:time|experience))\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),

@@ -12,7 +12,7 @@ from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, news, spoken_seconds
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _lines, find_topic,
-                                                 topic_reply)
+                                                 story_time, topic_reply)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -253,6 +253,8 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "I've been waiting for my package for two weeks."),
     ("How old is your dog?", "I had a dog that I loved so much.", "My dog learned to ring the bell."),
     ("How was the party?", "I went to a party last night and it was so fun.", "I went to a party last night."),
+    ("How did you do?", "This was my first time winning a contest on the radio!", "I entered a contest on the radio."),
+    ("Has it happened before?", "It was my first time getting my heart broken.", "My friend ignored me at lunch."),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
@@ -292,3 +294,13 @@ def test_what_the_speaker_said_of_it_is_not_asked():
             if answer and "What's worrying you most" in answer:
                 asked.append(answer)
     assert not asked, asked
+
+
+@pytest.mark.parametrize("turn, time", [
+    ("I'm so nervous for my driving test tomorrow.", "future"),
+    ("I'm afraid to go to the dentist.", "future"),
+    ("I'm not afraid to admit it: the power went out the other day and I was terrified.", "past"),
+    ("My dog is the sweetest.", "now"),
+])
+def test_the_story_time_is_read_from_the_words(turn, time):
+    assert story_time([turn]) == time
