@@ -477,7 +477,8 @@ _ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
                            r"excited|sad|upset|angry|"
                            r"mad|furious|embarrassed|ashamed|shocked|relieved|grateful|lonely|annoyed|frustrated|"
-                           r"disappointed|jealous|guilty|anxious|worried|hurt|hurtful|thrilled|stressed)\b",
+                           r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
+                           r"sucks|(?:I'm|I am) (?:ok|okay|fine) with)\b",
                            re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
@@ -605,7 +606,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
     told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
     specific = tuple(line for _, questions in told for line in questions)
-    told_feeling = feeling is not None or _FEELING_WORD.search(latest) is not None
+    # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
+    told_feeling = feeling is not None or _FEELING_WORD.search(" ".join(speaker)) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
