@@ -306,6 +306,10 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you look at them often?",
            reactions=("{Aw/Oh}, old photos bring so much back.",)),
+    _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell)|close call|"
+           r"could have (?:died|been killed)",
+           "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",
+           reactions=("{Whoa/Oh my gosh}, that sounds terrifying.", "{Oh no/Yikes}, what a scare.")),
     _event("no_sleep", "bad", r"(?:couldn't|could not|can't|cannot|didn't|did not) (?:get (?:any |much )?)?sleep|"
            r"insomnia|barely slept|(?:lay|lie|lying|was) awake|awake all night|no sleep|sleepless",
            "Is something keeping you up?", "now|Will you get a chance to rest today?",

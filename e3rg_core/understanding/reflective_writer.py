@@ -33,7 +33,8 @@ MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
 DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
                    r"passed(?: last| recently| in| this (?:weekend|morning)|$)|"
-                   r"(?:he|she) passed (?:when|at the age|at age)|in a better place|bury|died|dies|"
+                   r"(?:he|she) passed (?:when|at the age|at age)|(?:he|she|they) (?:didn't|did not) make it(?! \w)|"
+                   r"in a better place|bury|died|dies|"
                    r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
@@ -51,7 +52,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
-                       r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress\w*|insane|miss\w*|"
+                       r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
                        r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|sucks|bummer|heart ?break\w*|"
@@ -235,6 +236,7 @@ _PERSON_QUESTIONS = {
     "relief": ("How is your {p} doing now?",),
 }
 ASKS_THE_LISTENER = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", re.IGNORECASE)
+GREETING = re.compile(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
 _ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
@@ -256,9 +258,10 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
                         re.IGNORECASE)
 
 
+# A negated word and what negates it, taken out before the news is read; "he didn't make it" is kept for DEATH.
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
-                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?([\w']+)", re.IGNORECASE)
+                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?(?!make it\b)([\w']+)", re.IGNORECASE)
 
 
 # Good news that did not come: "I found out I did not get it."
@@ -428,8 +431,7 @@ class ReflectiveReplyWriter(ReplyWriter):
                 return text, True
         if asked:
             return random.Random(seed).choice(_ASKED_BACK), False
-        if re.fullmatch(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", latest,
-                        re.IGNORECASE):
+        if GREETING.fullmatch(latest):
             return random.Random(seed).choice(_GREETINGS), False
         fallback = STANCES.get(stance, STANCES["comfort"] if stance in ("loss", "illness") else voted)
         if stance == "relief":

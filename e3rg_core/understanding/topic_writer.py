@@ -23,8 +23,8 @@ from .events import EVENTS, told_events
 from .prompts import listener_stance
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
-from .reflective_writer import (ASKS_THE_LISTENER, DEATH, ILLNESS, ReflectiveReplyWriter, fits, news, situation_stance,
-                                turn_seed)
+from .reflective_writer import (ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter, fits, news,
+                                situation_stance, turn_seed)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -393,6 +393,11 @@ FRAMES: dict[str, Frames] = {
                "How are you feeling about it now?"),
         _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.",
                "You're clearly a thoughtful person.")),
+    # "You'll never guess what I saw today.": the story is still to come
+    "teaser": Frames(
+        _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
+        _lines("What happened?"),
+        ()),
     "envy": Frames(
         _lines("I totally get that.", "That's a very human feeling.", "That's understandable."),
         _lines("Do you think you'll get a chance too?", "What would you do if it were you?",
@@ -471,6 +476,10 @@ _SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce"
 _GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
+# A first turn that promises a story without telling it.
+_TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
+                     r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
+                     r"cool) (?:happened|to tell)|special thing that happen\w*)\b", re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
 _ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
@@ -590,10 +599,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             stance = "celebrate" if good and not bad else "acknowledge"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+    latest = speaker[-1]
+    if len(speaker) == 1 and _TEASER.search(latest) and not any(news(latest)):
+        stance = "teaser"
     frames = FRAMES.get(stance)
     if frames is None:
         return None
-    latest = speaker[-1]
     if time == "past" and _LONG_AGO.search(latest):
         time = "long_ago"
     # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
@@ -703,7 +714,8 @@ class TopicReplyWriter(ReplyWriter):
         """The reply, and whether this writer wrote it (False: the reflective writer's)."""
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
-        if not latest.strip() or ASKS_THE_LISTENER.search(latest) or len(tidy(latest).split()) < 2:
+        if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or GREETING.fullmatch(latest)
+                or len(tidy(latest).split()) < 2):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")

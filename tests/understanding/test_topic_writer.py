@@ -50,9 +50,10 @@ def test_the_same_turn_gets_the_stance_of_what_happened(reply):
     "I came home from work and found out my cat had been run over.",
     "A little boy from our street passed this weekend. It's heartbreaking.",
     "I still feel blue when I think of my mom. She passed when I was twelve.",
+    ("Our dog ran out into the road last night.", "Oh no! Is he okay?", "No, unfortunately he didn't make it."),
 ])
 def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
-    answer, _ = reply(turn)
+    answer, _ = reply(*turn) if isinstance(turn, tuple) else reply(turn)
     assert SORROW.search(answer) and not CHEER.search(answer), answer
 
 
@@ -189,6 +190,26 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
     assert (topic.phrase, topic.kind) == (phrase, kind) if phrase else topic is None, topic
+
+
+def test_a_greeting_goes_to_the_reflective_writer(reply):
+    answer, written = reply("hi there")
+    assert not written, answer
+
+
+def test_a_story_promised_but_not_told_is_asked_for(reply):
+    for turn in ("You'll never guess what I saw on the road today.",
+                 "Hi, I just wanted to tell you about a special thing that happened to me."):
+        answer, written = reply(turn)
+        assert written and answer.endswith("What happened?"), answer
+    told, _ = reply("Guess what! I got the job at the hospital!")
+    assert not told.endswith("What happened?"), told
+
+
+def test_a_close_call_is_met_with_concern(reply):
+    answer, _ = reply("I almost died today coming home from work.")
+    assert SORROW.search(answer) or re.search(r"scar|terrif|okay", answer), answer
+    assert not DEATH_WORDS.search(answer), answer
 
 
 def test_a_question_to_the_listener_goes_to_the_reflective_writer(reply):
