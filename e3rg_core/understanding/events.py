@@ -199,7 +199,8 @@ EVENTS: tuple[Event, ...] = (
            r"(?:bad|off)|(?:a )?(?:hair|bug|fly) in (?:my|the)",
            "past|Did you take it back?", "past|Did you eat any of it?",
            reactions=("{Ew/Yuck/Ugh}, that's so gross!", "{Ew/Oh no}, that would put me off eating.")),
-    _event("layoffs", "bad", r"layoffs?|downsiz\w+|(?:company|plant|office) (?:is |was )?(?:closing|shutting down)",
+    _event("layoffs", "bad", r"layoffs?|downsiz\w+|(?:company|plant|office) (?:is |was )?(?:closing|shutting down)|"
+           r"(?:laying|laid) (?:people|everyone|workers|staff|a lot of people) off",
            "Is your job safe?", "How is everyone at work taking it?",
            reactions=("{Oh no/Ugh}, layoffs are so scary.", "{Oh no/Ugh}, that's so unsettling.")),
     _event("celebrity", "good", r"celebrit\w+|(?:met|saw|meet|meeting) (?:a |someone )?famous|autograph\w*",
@@ -208,7 +209,8 @@ EVENTS: tuple[Event, ...] = (
     _event("money_trouble", "bad",
            r"can't afford|couldn't afford|(?:I|we) (?:was|were|am|'m|are|'re|became) homeless|evict\w*|"
            r"(?:behind|late) on (?:the |my |our )?(?:rent|bills|payments)|foreclos\w+|"
-           r"money (?:is|was|has been) (?:so |really )?tight",
+           r"money (?:is|was|has been) (?:so |really )?tight|financial (?:troubles?|problems?|stress|hardship)|"
+           r"money (?:troubles?|problems)",
            "How are you managing right now?", "Is there anyone who can help you out?",
            reactions=("{Oh no/Ugh}, money worries are so stressful.", "{Aw/Oh}, that's such a hard spot to be in.")),
     _event("chores", "bad", r"clean up after|dirty dishes|never cleans?|won't clean|left (?:a|the|their|his|her) mess|"
@@ -310,6 +312,16 @@ EVENTS: tuple[Event, ...] = (
            r"could have (?:died|been killed)",
            "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",
            reactions=("{Whoa/Oh my gosh}, that sounds terrifying.", "{Oh no/Yikes}, what a scare.")),
+    _event("accused", "bad", r"(?:got|was|been|being) (?:falsely |wrongly )?accused|accused me|blamed (?:me|it on me)|"
+           r"(?:got|was|been|being) blamed",
+           "past|Were you able to clear it up?", "Do you know why they thought it was you?",
+           reactions=("{Ugh/Oh no}, being accused like that is awful.",)),
+    _event("panic", "bad", r"panic attacks?|anxiety attacks?|panick(?:ed|ing)",
+           "past|self:Are you feeling better now?", "self:Does that happen to you often?",
+           reactions=("{Oh no/Aw}, panic attacks are so scary.",)),
+    _event("heights", "bad", r"(?:afraid|scared|terrified|fear(?:ful)?) of heights",
+           "Have you always been afraid of heights?",
+           reactions=("{Oh/Aw}, heights can be so scary.",)),
     _event("no_sleep", "bad", r"(?:couldn't|could not|can't|cannot|didn't|did not) (?:get (?:any |much )?)?sleep|"
            r"insomnia|barely slept|(?:lay|lie|lying|was) awake|awake all night|no sleep|sleepless",
            "Is something keeping you up?", "now|Will you get a chance to rest today?",

@@ -250,6 +250,12 @@ def test_a_happening_is_asked_about_only_on_its_side_of_the_news():
     assert "theft" not in named("Someone stole my car last night.", "good")
     assert "won" not in named("I won the lottery!", "bad")
     assert named("I got caught in the rain on the way home.", "bad") == {"caught_in_rain"}
+    for turn, name in (("I got accused of something at work today.", "accused"),
+                       ("I went on a plane and had a panic attack the whole time.", "panic"),
+                       ("I won't go up the tower because I'm scared of heights.", "heights"),
+                       ("They have been laying people off all month.", "layoffs"),
+                       ("Financial troubles are the worst.", "money_trouble")):
+        assert name in named(turn, "bad"), turn
     for not_a_happening in ("I don't know what got into me this morning.", "I passed wind in my review.",
                             "I ate a whole pizza by myself!", "I asked to get moved to the bar.",
                             "My license expired last week.", "I saw a homeless man on the corner.",
