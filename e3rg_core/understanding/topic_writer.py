@@ -582,15 +582,19 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if not speaker:
         return None
-    if stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
+    latest, latest_news = speaker[-1], news(speaker[-1])
+    opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    if opening and _TEASER.search(latest) and not any(latest_news):
+        stance = "teaser"
+    elif stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
         stance = "ease_guilt"
     time = story_time(speaker)
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
-        bad, good = news(speaker[-1])
+        bad, good = latest_news
         if not (bad or good):
             # a happening whose words tell bad news ("I couldn't get any sleep")
-            bad = any(event.side == "bad" and event.is_news for event in told_events(speaker[-1], "bad"))
+            bad = any(event.side == "bad" and event.is_news for event in told_events(latest, "bad"))
         if not (bad or good):
             bad, good = news(" ".join(speaker))
         if stance == "look_forward":
@@ -599,9 +603,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             stance = "celebrate" if good and not bad else "acknowledge"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
-    latest = speaker[-1]
-    if len(speaker) == 1 and _TEASER.search(latest) and not any(news(latest)):
-        stance = "teaser"
     frames = FRAMES.get(stance)
     if frames is None:
         return None
@@ -613,7 +614,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         topic = replace(earlier, askable=False)
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
-    opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
     told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
     specific = tuple(line for _, questions in told for line in questions)
