@@ -46,7 +46,7 @@ EVENTS: tuple[Event, ...] = (
            "past|How did you get home?", "past|Did someone stop to help?", "past|Did you get it fixed?",
            reactions=("{Ugh/Oh no}, car trouble is the worst.", "{Ugh/Oh no}, what bad timing.")),
     _event("cheating", "bad", r"cheat(?:ed|ing) on (?:me|him|her|us|my (?:wife|husband|girlfriend|boyfriend|partner|"
-           r"fianc\w+))",
+           r"fianc\w+))|slept with my (?:wife|husband|girlfriend|boyfriend|partner)",
            "past|How did you find out?", "past|Are you two still together?",
            reactions=("{Oh no/Ugh}, that's such a betrayal.", "I'm so sorry, that must hurt so much.")),
     _event("breakup", "bad", r"broke up|break up|breakup|dumped|divorc\w+|split up|left me",
@@ -97,7 +97,8 @@ EVENTS: tuple[Event, ...] = (
     _event("forgot", "bad", r"forgot|forgotten",
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
     _event("move", "any", r"(?:moved|moving|move) (?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
-           r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)",
+           r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)|"
+           r"(?:has|have|had) to leave (?:the )?(?:state|country|city|town)",
            "recent|self:How do you like the new place?", "future|When is the move?",
            "recent|self:Have you settled in yet?",
            reactions=("Moving is such a big change.",)),

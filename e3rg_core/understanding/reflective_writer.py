@@ -42,7 +42,8 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally 
 ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
-                     r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out))\b",
+                     r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out)|"
+                     r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan)\b",
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
@@ -50,21 +51,23 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
-                       r"evict\w*|broken|broke|kept my|took credit|lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
+                       r"evict\w*|broken|broke|kept my|threw (?:away|out) my|took credit|lied|betray\w*|ignored|yelled|"
+                       r"insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
-                       r"alone|miss (?:him|her|them|my)|sad|upset|angry|mad|furious|annoyed|disappointed|"
-                       r"embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|sucks|bummer|heart ?break\w*|"
-                       r"heartbroken)\b", re.IGNORECASE)
+                       r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
+                       r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
+                       r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|promot\w+|"
-                        r"passed|won|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
+                        r"passed|won(?!')|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
-                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out)\b",
+                        r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
+                        r"(?:gave|got|brought|handed) (?:it|them) back)\b",
                         re.IGNORECASE)
 
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
@@ -266,7 +269,7 @@ _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|a
 
 # Good news that did not come: "I found out I did not get it."
 _MISSED_OUT = re.compile(r"\b(?:didn't|did not|never|wasn't|was not) (?:get|got|make|land|win) (?:it|in|the "
-                         r"(?:job|part|promotion|position|spot|raise|role|offer)|picked|chosen|selected|accepted)\b",
+                         r"(?:job|part|promotion|position|spot|raise|role|offer)|picked|chosen|selected|accepted|approved)\b",
                          re.IGNORECASE)
 
 

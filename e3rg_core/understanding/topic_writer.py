@@ -61,7 +61,7 @@ _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that)\s+)?(?:(" +
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
-                        r"none of \w+ business)\b",
+                        r"none of \w+ business|van (?-i:[A-Z])\w+)\b",
                         re.IGNORECASE)
 # Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
 # things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
@@ -74,6 +74,9 @@ _NOUNS_FOR = {
     "sorts": frozenset("""job project business position class course test exam degree party concert show game movie
         trip vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split()),
     "purpose": frozenset("appointment surgery interview presentation project party gift loan".split()),
+    # people a listener might ask to hear about ("What's your boyfriend like?"), not a husband of ten years
+    "newcomer": frozenset("""girlfriend boyfriend neighbor neighbour roommate coworker co-worker partner fiance fiancee
+        boss supervisor teacher classmates buddy""".split()),
 }
 _ASKED_OF_WHAT_IS_TOLD = frozenset({"sorts", "purpose"})
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
@@ -286,7 +289,7 @@ FRAMES: dict[str, Frames] = {
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                "What do you like most about it?", "pet:What's {topic}'s name?",
-               "person:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
+               "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How was it?",
                "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
                "vehicle:How long have you had {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/lovely/like a good time}.", "I {love/really like} hearing that.",
@@ -354,7 +357,7 @@ FRAMES: dict[str, Frames] = {
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?", "past|What did you do?",
                "future|Is there anything that would help you feel ready?",
                "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?"),
-        _lines("future|I'm sure you'll do great.", "past|That must have been so scary.",
+        _lines("future|work+study+event:I'm sure you'll do great.", "past|That must have been so scary.",
                "future|You've got this.", "past|I'm sorry you went through that.")),
     "validate": Frames(
         _lines("{Ugh/Oh man/Argh}, that's so frustrating!", "person:{Wow/Ugh}, that's so rude.",
@@ -409,7 +412,8 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|
                      r"upcoming|about to|can't wait|"
                      r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|later today|preparing|prepare|packing|plan\w*|"
-                     r"hope (?:I|we|it)|hoping)\b", re.IGNORECASE)
+                     r"hope (?:I|we|it)|hoping|thinking (?:of|about) \w+ing|(?:I|we) (?:want|would like|'d like) to)\b",
+                     re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
@@ -466,6 +470,18 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger))\b", re.IGNORECASE)),
     (re.compile(r"^Did anyone see|^Did anyone notice|^Did anyone say"),
      re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
+    (re.compile(r"doing now\?$|feeling any better\?$"),
+     re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
+)
+# Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
+# (not of a boss who gave a bonus); how the place is, when it is new.
+_ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    (re.compile(r"doing now\?$|feeling any better\?$"),
+     re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fall|fever|flu|cold|pain|bit|bitten)\b",
+                re.IGNORECASE)),
+    # a home just moved into, not one cleaned all weekend
+    (re.compile(r"^How do you like it so far\?"),
+     re.compile(r"\b(?:new|moved|moving|bought|just got|renovat\w*)\b", re.IGNORECASE)),
 )
 # Which side of the news a stance is on, for the questions about what happened (`events`); others get neither.
 # A loss is asked about only as a loss (its frames), whatever else the turn tells.
@@ -537,9 +553,12 @@ def _in_time(times: list[str], time: str) -> bool:
 
 
 def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
-    """Whether the conversation answers the question, or a listener's earlier question asked much the same."""
+    """Whether the conversation answers the question or gives it no ground, or a listener's earlier question asked
+    much the same."""
     told = " ".join(u.utterance for u in history if u.role == "speaker")
     if any(asks.search(question) and given.search(told) for asks, given in _ANSWERED):
+        return True
+    if any(asks.search(question) and not ground.search(told) for asks, ground in _ASKED_ONLY_AFTER):
         return True
     words = set(_WORD.findall(question.lower())) - _PLAIN
     for utterance in history:

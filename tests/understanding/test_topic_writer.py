@@ -57,6 +57,17 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     assert SORROW.search(answer) and not CHEER.search(answer), answer
 
 
+@pytest.mark.parametrize("turn, told", [
+    # "won't" is not "won"
+    ("It's so upsetting to think that she won't make it for much longer.", (True, False)),
+    ("My dream car is a Genesis, but I didn't get approved for financing unfortunately.", (True, False)),
+    ("I dropped my phone on the subway, and an old man picked it up and gave it back to me.", (False, True)),
+    ("I was so pissed off at my brother yesterday.", (True, False)),
+])
+def test_news_said_in_other_words_is_read(turn, told):
+    assert news(turn) == told
+
+
 def test_what_only_looks_like_bad_news_is_not_met_with_sorrow(reply):
     answer, _ = reply("I'm running my first marathon this weekend. I have worked very hard to get ready for it.")
     assert not SORROW.search(answer), answer
@@ -186,6 +197,7 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
     ("One of my friends sent me a card", "your friend", "person"),
     ("Back then we had nothing, but my dog kept me going", "your dog", "pet"),
     ("I was minding my own business when it happened", None, None),
+    ("I love Vincent van Gogh, his paintings are so moving", None, None),
 ])
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
@@ -282,6 +294,13 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
     ("How was the party?", "I went to a party last night and it was so fun.", "I went to a party last night."),
     ("How did you do?", "This was my first time winning a contest on the radio!", "I entered a contest on the radio."),
     ("Has it happened before?", "It was my first time getting my heart broken.", "My friend ignored me at lunch."),
+    ("How is your dad doing now?", "My dad had a bad fever all week. He's better already.",
+     "My dad had a bad fever all week."),
+    # no ground: a boss who gave a bonus was never ill, an apartment cleaned all weekend is not new
+    ("How is your boss doing now?", "Thankfully my boss decided to give us a big bonus.",
+     "My boss was in a car accident on the way to work."),
+    ("How do you like it so far?", "I spent the whole weekend cleaning my apartment.",
+     "We just moved into a new apartment."),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
@@ -328,6 +347,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("I'm afraid to go to the dentist.", "future"),
     ("I'm not afraid to admit it: the power went out the other day and I was terrified.", "past"),
     ("My dog is the sweetest.", "now"),
+    ("I was thinking of getting into gaming. I have a TV in the truck.", "future"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
