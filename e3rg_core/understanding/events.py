@@ -332,7 +332,8 @@ EVENTS: tuple[Event, ...] = (
            "past|What happened after that?", "past|Did you get in much trouble?",
            reactions=("self:{Oof/Oh no}, getting caught is the worst.",)),
     _event("caught_in_rain", "bad", r"caught in (?:a |the )?(?:huge |big |heavy |sudden )?(?:rain\w*|downpour|"
-           r"thunderstorm|snow\w*|hail\w*)|got (?:soaked|drenched)|(?:soaked|drenched) to the bone",
+           r"thunderstorm|snow\w*|hail\w*)|got (?:completely |totally )?(?:soaked|drenched)|"
+           r"(?:soaked|drenched) to the bone",
            "past|self:Did you make it home okay?", "past|Did you have far to go?",
            reactions=("{Ugh/Oh no}, getting caught in that is the worst.",)),
     _event("job_hunt", "bad", r"unemployed|out of work|job hunt\w*|(?:looking|searching|applying) for (?:a |another |a "

@@ -253,11 +253,12 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
               "Hey there! How's your week going?")
 
 
-# "I could have died" (of embarrassment) and "it almost died on me" are not deaths.
+# "I could have died" (of embarrassment), "it almost died on me" and "it tasted of dead stuff" are not deaths.
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
                         r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b|"
                         r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b|"
-                        r"\bcould(?: have|'ve) killed\b",
+                        r"\bcould(?: have|'ve) killed\b|\bdead (?:stuff|things?|skin|leaves|tired|serious|last|wrong|"
+                        r"silent|end|battery|phone)\b",
                         re.IGNORECASE)
 
 

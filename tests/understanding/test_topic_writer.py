@@ -63,6 +63,7 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("My dream car is a Genesis, but I didn't get approved for financing unfortunately.", (True, False)),
     ("I dropped my phone on the subway, and an old man picked it up and gave it back to me.", (False, True)),
     ("I was so pissed off at my brother yesterday.", (True, False)),
+    ("He ate the sea slug anyway. It tasted of algae and dead stuff.", (False, False)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
