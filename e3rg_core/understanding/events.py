@@ -98,7 +98,8 @@ EVENTS: tuple[Event, ...] = (
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
     _event("move", "any", r"(?:moved|moving|move) (?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
            r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)|"
-           r"(?:has|have|had) to leave (?:the )?(?:state|country|city|town)",
+           r"(?:has|have|had) to leave (?:the )?(?:state|country|city|town)|"
+           r"(?:I|we) (?:just )?moved (?:over|this|last)",
            "recent|self:How do you like the new place?", "future|When is the move?",
            "recent|self:Have you settled in yet?",
            reactions=("Moving is such a big change.",)),

@@ -43,7 +43,7 @@ ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out)|"
-                     r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan)\b",
+                     r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan|heart checked)\b",
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
@@ -51,17 +51,21 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
-                       r"evict\w*|broken|broke|kept my|threw (?:away|out) my|took credit|lied|betray\w*|ignored|yelled|"
-                       r"insult\w*|layoffs?|"
+                       r"evict\w*|broken|broke|kept my|threw (?:away|out) my|took credit|passed over|"
+                       r"kicked (?:my|our|me)|without (?:telling|asking|letting) (?:me|us)|harder|"
+                       r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
-                       r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|insane|miss\w*|"
+                       r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
+                       r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
                        r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
-                        r"bachelor'?s|master'?s|licen[cs]e)|promot\w+|"
-                        r"passed|won(?!')|win|engaged|married|graduat\w+|accepted|hired|new (?:baby|job|house|puppy)|"
+                        r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
+                        r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|engaged|married|"
+                        r"graduat\w+|accepted|"
+                        r"hired|(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"love|loved|good|cool|impress\w*|smart|sweet|"
@@ -255,22 +259,26 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
 
 # "I could have died" (of embarrassment), "it almost died on me" and "it tasted of dead stuff" are not deaths.
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
-                        r"I'd rather have|just about) (?:died|die)\b|\b(?:battery|phone|car|plant)s? (?:\w+ )?died\b|"
+                        r"I'd rather have|just about) (?:died|die)\b|"
+                        r"\b(?:battery|phone|car|plant)s? (?:\w+ ){0,2}died\b|"
                         r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b|"
                         r"\bcould(?: have|'ve) killed\b|\bdead (?:stuff|things?|skin|leaves|tired|serious|last|wrong|"
                         r"silent|end|battery|phone)\b",
                         re.IGNORECASE)
 
 
-# A negated word and what negates it, taken out before the news is read; "he didn't make it" is kept for DEATH.
+# A negated word and what negates it, taken out before the news is read; "he didn't make it" is kept for DEATH, and
+# "I have never won so much money" is no denial.
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
-                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?(?!make it\b)([\w']+)", re.IGNORECASE)
+                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?"
+                      r"(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)([\w']+)", re.IGNORECASE)
 
 
 # Good news that did not come: "I found out I did not get it."
-_MISSED_OUT = re.compile(r"\b(?:didn't|did not|never|wasn't|was not) (?:get|got|make|land|win) (?:it|in|the "
-                         r"(?:job|part|promotion|position|spot|raise|role|offer)|picked|chosen|selected|accepted|approved)\b",
+_MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
+                         r"(?:job|part|promotion|position|spot|raise|role|offer)|into \w+|picked|chosen|selected|"
+                         r"accepted|approved)\b",
                          re.IGNORECASE)
 
 

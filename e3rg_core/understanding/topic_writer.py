@@ -61,7 +61,7 @@ _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that)\s+)?(?:(" +
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
-                        r"none of \w+ business|van (?-i:[A-Z])\w+)\b",
+                        r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+)\b",
                         re.IGNORECASE)
 # Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
 # things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
@@ -127,6 +127,9 @@ def find_topic(text: str, stance: str) -> Topic | None:
     if owner is None:
         owner = "your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") else "the"
     words = [owner, modifier, noun] if modifier and modifier != "first" else [owner, noun]
+    if kind == "person" and (in_law := re.match(r"[- ]in[- ]law\b", text[end:], re.IGNORECASE)):
+        # "my sister in law" is not my sister
+        words[-1], end = f"{noun}-in-law", end + in_law.end()
     plural = noun in _PLURAL
     if plural and kind == "person" and re.search(r"\b(?:one|some) of\s+$", text[:match.start()], re.IGNORECASE):
         # "one of my friends" is a friend
@@ -243,7 +246,7 @@ FRAMES: dict[str, Frames] = {
                "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
                "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
-               "home:How do you like it so far?", "person:What did {topic} say?",
+               "home:How do you like it so far?", "past|person:What did {topic} say?",
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you looking forward to most?",
                "past|How {was it/did it go}?"),
@@ -256,7 +259,7 @@ FRAMES: dict[str, Frames] = {
                "event+trip:Oh, that sounds like so much fun!", "work+study:Good luck, you've got this!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
                "future|event+trip:Who's going with you?", "future|study+work:How are you preparing for it?",
-               "future|What are you most looking forward to?", "How are you feeling about {it/all this}?",
+               "future|What are you most looking forward to?", "How are you feeling about it?",
                "future|What are your plans?", "future|purpose:What's the {noun} for?",
                "future|sorts:What kind of {noun} is it?"),
         _lines("I'm sure it will go great.", "Fingers crossed for you!", "I hope it's everything you want.",
@@ -264,7 +267,7 @@ FRAMES: dict[str, Frames] = {
     "appreciate": Frames(
         _lines("Aw, that's so sweet.", "How kind!", "That's really lovely.", "person:That's so sweet of {topic}.",
                "That's such a thoughtful thing to do."),
-        _lines("How did it make you feel?", "person:What did {topic} say?", "past|Did it make your day?"),
+        _lines("How did it make you feel?", "past|person:What did {topic} say?", "past|Did it make your day?"),
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
                "It's the little things that count.",)),
     "reminisce": Frames(
@@ -278,7 +281,7 @@ FRAMES: dict[str, Frames] = {
         _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!",
                "{Oh my goodness/Oh my gosh}!", "Wait, seriously?"),
         _lines("How did you react?", "What happened next?", "What did you think?",
-               "How do you feel about it now?", "person:What did {topic} say?"),
+               "How do you feel about it now?", "past|person:What did {topic} say?"),
         _lines("That must have been quite a shock.", "I bet that was unexpected!",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
@@ -298,7 +301,7 @@ FRAMES: dict[str, Frames] = {
     "acknowledge": Frames(
         _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Wow}, that's quite something.", "{Oh/Ah}, gotcha.",
                "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Wow}, okay."),
-        _lines("How are you feeling about {it/all this}?", "past|What happened next?",
+        _lines("How are you feeling about it?", "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
@@ -315,7 +318,7 @@ FRAMES: dict[str, Frames] = {
         _lines("Oh no.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
-        _lines("How are you feeling about {it/all this}?", "How are you holding up{/ through all this}?",
+        _lines("How are you feeling about it?", "How are you holding up{/ through all this}?",
                "past|What happened?",
                "purpose:What's the {noun} for?",
                "past|Is it still on your mind?",
@@ -474,6 +477,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
     (re.compile(r"doing now\?$|feeling any better\?$"),
      re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
+    (re.compile(r"^What did \w+ \w* ?say\?"), re.compile(r"\b(?:told (?:me|us)|said|says|texted me)\b", re.IGNORECASE)),
 )
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
 # (not of a boss who gave a bonus); how the place is, when it is new.

@@ -64,6 +64,11 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("I dropped my phone on the subway, and an old man picked it up and gave it back to me.", (False, True)),
     ("I was so pissed off at my brother yesterday.", (True, False)),
     ("He ate the sea slug anyway. It tasted of algae and dead stuff.", (False, False)),
+    ("I got passed over for a promotion. I may be looking for a new job soon.", (True, False)),
+    ("Someone kicked my dog! He was just walking passed him!", (True, False)),
+    ("My niece didnt get into nursing school.", (True, False)),
+    ("My girlfriend moved some of our money without letting me know.", (True, False)),
+    ("I almost passed out, I have never won so much money before.", (False, True)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -199,6 +204,8 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
     ("Back then we had nothing, but my dog kept me going", "your dog", "pet"),
     ("I was minding my own business when it happened", None, None),
     ("I love Vincent van Gogh, his paintings are so moving", None, None),
+    ("My sister in law got upset when she was over", "your sister-in-law", "person"),
+    ("I have learnt the hard way, keep your friend circle small", None, None),
 ])
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
@@ -302,6 +309,8 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "My boss was in a car accident on the way to work."),
     ("How do you like it so far?", "I spent the whole weekend cleaning my apartment.",
      "We just moved into a new apartment."),
+    ("What did your parents say?", "My parents told me we are going on a cruise at Christmas!",
+     "My parents took us on a cruise at Christmas!"),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
