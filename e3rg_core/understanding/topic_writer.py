@@ -396,7 +396,7 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("Don't be too hard on yourself.", "Aw, it sounds like you really care.",
-               "It's clear you feel bad about it."),
+               "It's clear you feel bad about it.", "{Oh, /Aw, /}we all make mistakes.", "Hey, nobody's perfect."),
         _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
                "How are you feeling about it now?"),
         _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.",
@@ -407,11 +407,12 @@ FRAMES: dict[str, Frames] = {
         _lines("What happened?"),
         ()),
     "envy": Frames(
-        _lines("I totally get that.", "That's a very human feeling.", "That's understandable."),
+        _lines("I totally get that.", "That's a very human feeling.", "That's understandable.",
+               "{Oh, /Aw, /}I get that.", "Honestly, I'd feel the same.", "{Ah/Aw}, that's a tough feeling."),
         _lines("Do you think you'll get a chance too?", "What would you do if it were you?",
-               "How are you feeling about it now?"),
+               "How are you feeling about it now?", "Is it something you've wanted for a while?"),
         _lines("It's hard not to compare sometimes.", "Your turn will come.",
-               "Everyone feels that way now and then.")),
+               "Everyone feels that way now and then.", "Wanting good things for yourself is only natural.")),
 }
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|"
                      r"upcoming|about to|can't wait|"
@@ -498,6 +499,8 @@ _SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce"
 _GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
+# Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
+_PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -613,6 +616,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "teaser"
     elif stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
         stance = "ease_guilt"
+    elif stance == "envy" and _PARTNER.search(" ".join(speaker)):
+        stance = "comfort"
     time = story_time(speaker)
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn

@@ -361,3 +361,12 @@ def test_what_the_speaker_said_of_it_is_not_asked():
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
+
+
+def test_jealousy_over_a_partner_is_met_as_hurt_not_envy():
+    """"What would you do if it were you?" answers envy of a neighbour's car, not a partner's straying eye."""
+    for turn in ("My girlfriend seems distant and keeps talking to other guys.",
+                 "I caught my husband looking at another woman."):
+        answer = topic_reply(said(turn).history, "envy")
+        assert not re.search(r"if it were you|a chance too|wanted for a while", answer), answer
+    assert re.search(r"\?$", topic_reply(said("My neighbor just bought a brand new Lexus.").history, "envy"))
