@@ -425,6 +425,7 @@ _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spr
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
                          r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
+_ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
     # how it went, once the speaker has said ("It was so fun!")
@@ -476,15 +477,15 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger))\b", re.IGNORECASE)),
     (re.compile(r"^Did anyone see|^Did anyone notice|^Did anyone say"),
      re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
-    (re.compile(r"doing now\?$|feeling any better\?$"),
+    (_ASKS_HOW_THEY_ARE,
      re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
     (re.compile(r"^What did \w+ \w* ?say\?"), re.compile(r"\b(?:told (?:me|us)|said|says|texted me)\b", re.IGNORECASE)),
 )
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
 # (not of a boss who gave a bonus); how the place is, when it is new.
 _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
-    (re.compile(r"doing now\?$|feeling any better\?$"),
-     re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fall|fever|flu|cold|pain|bit|bitten)\b",
+    (_ASKS_HOW_THEY_ARE,
+     re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fever|flu|a cold|pain|bit by|bitten)\b",
                 re.IGNORECASE)),
     # a home just moved into, not one cleaned all weekend
     (re.compile(r"^How do you like it so far\?"),
