@@ -502,6 +502,9 @@ _GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that 
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
+# What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
+_ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish I|lucky|bought|brand new|new|won|gets? to|got to|promot\w+|"
+                     r"vacation|trip|rich|famous)\b", re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -619,6 +622,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "ease_guilt"
     elif stance == "envy" and _PARTNER.search(" ".join(speaker)):
         stance = "comfort"
+    elif stance == "envy" and not _ENVIED.search(" ".join(speaker)):
+        stance = "acknowledge"
     time = story_time(speaker)
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn

@@ -370,3 +370,9 @@ def test_jealousy_over_a_partner_is_met_as_hurt_not_envy():
         answer = topic_reply(said(turn).history, "envy")
         assert not re.search(r"if it were you|a chance too|wanted for a while", answer), answer
     assert re.search(r"\?$", topic_reply(said("My neighbor just bought a brand new Lexus.").history, "envy"))
+
+
+def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
+    """A boss piling on work is no one's luck to envy (the vote read "jealous")."""
+    answer = topic_reply(said("My boss is piling on the work but keeping my pay the same.").history, "envy")
+    assert not re.search(r"if it were you|a chance too|wanted for a while|human feeling", answer), answer
