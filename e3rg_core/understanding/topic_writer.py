@@ -614,15 +614,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if not speaker:
         return None
-    latest, latest_news = speaker[-1], news(speaker[-1])
+    latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     if opening and _TEASER.search(latest) and not any(latest_news):
         stance = "teaser"
-    elif stance == "ease" and _GUILT.search(" ".join(speaker)) and not _EMBARRASSED.search(" ".join(speaker)):
+    elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
         stance = "ease_guilt"
-    elif stance == "envy" and _PARTNER.search(" ".join(speaker)):
+    elif stance == "envy" and _PARTNER.search(story):
         stance = "comfort"
-    elif stance == "envy" and not _ENVIED.search(" ".join(speaker)):
+    elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
     time = story_time(speaker)
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
@@ -632,7 +632,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # a happening whose words tell bad news ("I couldn't get any sleep")
             bad = any(event.side == "bad" and event.is_news for event in told_events(latest, "bad"))
         if not (bad or good):
-            bad, good = news(" ".join(speaker))
+            bad, good = news(story)
         if stance == "look_forward":
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
@@ -654,7 +654,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
     specific = tuple(line for _, questions in told for line in questions)
     # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
-    told_feeling = feeling is not None or _FEELING_WORD.search(" ".join(speaker)) is not None
+    told_feeling = feeling is not None or _FEELING_WORD.search(story) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
