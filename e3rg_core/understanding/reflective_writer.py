@@ -35,7 +35,12 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally 
                    r"passed(?: last| recently| in| this (?:weekend|morning)|$)|"
                    r"(?:he|she) passed (?:when|at the age|at age)|(?:he|she|they) (?:didn't|did not) make it(?! \w)|"
                    r"in a better place|bury|died|dies|"
-                   r"dying|dead|death|funeral|killed|put (?:[\w']+ ){0,3}?(?:down|to sleep)|"
+                   r"dying|dead|death|funeral|killed|"
+                   # a pet put down, not a deposit
+                   r"(?:be|been|was|were|got|get) put (?:down|to sleep)|"
+                   r"put (?:him|her|them|it|(?:my|our|his|her|the) (?:\w+ )?(?:dog|cat|pet|puppy|kitten|horse|bird|"
+                   r"rabbit|hamster|boy|girl)) (?:down|to sleep)|put (?:down|to sleep) (?:my|our|his|her|the) (?:\w+ )?"
+                   r"(?:dog|cat|pet|puppy|kitten|horse|bird|rabbit|hamster)|"
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
                    r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over)\b", re.IGNORECASE)
@@ -55,18 +60,27 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"kicked (?:my|our|me)|without (?:telling|asking|letting) (?:me|us)|harder|"
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
+                       r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
+                       r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
+                       r"fell asleep (?:at|behind) the wheel|"
+                       r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
+                       r"depressed|depressing|devastat\w*|"
                        r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
                         r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|engaged|married|"
                         r"graduat\w+|accepted|"
-                        r"hired|(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
-                        r"bought (?:a|my|our) (?:new )?(?:house|home|car)|got into|finished|proud|excited|"
+                        r"hired(?! (?:someone|somebody))|"
+                        r"(?:been|was|were|got|get|being|is|am) (?:chosen|selected|picked)(?! up| on)|"
+                        r"closed on (?:our|my|a|the) (?:first |new )?(?:house|home|condo|place)|relie(?:f|ved)|"
+                        r"let (?:me|us) in|found (?:a|some) (?:\$\d+|\d+ dollars?|money|cash|\w+ (?:dollar )?bill)|"
+                        r"helped (?:me|us) out|(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
+                        r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
@@ -263,7 +277,10 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
                         r"\b(?:battery|phone|car|plant)s? (?:\w+ ){0,2}died\b|"
                         r"\bkilled (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))\b|"
                         r"\bcould(?: have|'ve) killed\b|\bdead (?:stuff|things?|skin|leaves|tired|serious|last|wrong|"
-                        r"silent|end|battery|phone)\b",
+                        r"silent|end|battery|phone)\b|"
+                        # a dog "chewing on dead frog" is alive
+                        r"\b(?:a|an|some|on|the) dead (?:frog|bird|mouse|mice|rat|squirrel|bug|snake|deer|raccoon|"
+                        r"possum|opossum|roach|spider|fly|flies|animal|fish)s?\b",
                         re.IGNORECASE)
 
 
@@ -278,7 +295,11 @@ _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|a
 # Good news that did not come: "I found out I did not get it."
 _MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
                          r"(?:job|part|promotion|position|spot|raise|role|offer)|into \w+|picked|chosen|selected|"
-                         r"accepted|approved)\b",
+                         r"accepted|approved)\b|"
+                         # "I wasn't picked", "my job isn't working out"
+                         r"\b(?:wasn'?t|was not|weren'?t|were not|never got) (?:picked|chosen|selected|accepted|"
+                         r"approved|hired)\b|"
+                         r"\b(?:isn'?t|aren'?t|wasn'?t|weren'?t|not|never)(?: just)? work(?:ing|ed) out\b",
                          re.IGNORECASE)
 
 

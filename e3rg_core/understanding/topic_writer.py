@@ -55,13 +55,15 @@ _SHE = frozenset("wife daughter sister girlfriend mom mum mother grandmother gra
 _HE = frozenset("husband son brother boyfriend dad father grandfather grandpa nephew uncle fiance stepdad".split())
 _MODIFIERS = frozenset("new old best little first final older younger oldest youngest dear whole entire own close "
                        "favorite favourite current big baby elder".split())
-_TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that)\s+)?(?:(" + "|".join(sorted(_MODIFIERS)) +
+_TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that|some)\s+)?(?:(" + "|".join(sorted(_MODIFIERS)) +
                     r")\s+)?(" + "|".join(sorted(_KIND_OF, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 # A topic word used for something else: "back then", "date back", "a test run" would name no story.
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
-                        r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+)\b",
+                        r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # a simile: "he takes to it like a fish in water"
+                        r"(?<!'d )(?<!would )like an? \w+)\b",
                         re.IGNORECASE)
 # Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
 # things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
@@ -125,7 +127,10 @@ def find_topic(text: str, stance: str) -> Topic | None:
     kind = _KIND_OF[noun]
     owner = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}.get(determiner)
     if owner is None:
-        owner = "your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") else "the"
+        # "some kid at the gas station" is not the speaker's kid (a friend or a dog mostly is theirs)
+        stranger = noun in ("kid", "child") and determiner in ("a", "an", "the", "this", "that", "some")
+        owner = ("your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") and not stranger
+                 else "the")
     words = [owner, modifier, noun] if modifier and modifier != "first" else [owner, noun]
     if kind == "person" and (in_law := re.match(r"[- ]in[- ]law\b", text[end:], re.IGNORECASE)):
         # "my sister in law" is not my sister
@@ -505,6 +510,8 @@ _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish I|lucky|bought|brand new|new|won|gets? to|got to|promot\w+|"
                      r"vacation|trip|rich|famous)\b", re.IGNORECASE)
+# Envy said outright: it is met as envy whatever the turn's news.
+_ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b", re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -616,6 +623,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         return None
     latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    if stance.startswith("acknowledge") and _ENVY_TOLD.search(latest):
+        # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
+        stance = "envy"
     if opening and _TEASER.search(latest) and not any(latest_news):
         stance = "teaser"
     elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
@@ -646,7 +656,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         time = "long_ago"
     # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
     topic = find_topic(latest, stance)
-    if topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
+    death_told = next((turn for turn in reversed(speaker) if DEATH.search(turn)), None) if stance == "loss" else None
+    if death_told not in (None, latest) and (dead := find_topic(death_told, stance)) is not None:
+        # the one who died, not whoever the latest turn names ("when my parents were out of town")
+        topic = replace(dead, askable=False)
+    elif topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
         topic = replace(earlier, askable=False)
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)

@@ -9,7 +9,9 @@ import pytest
 from support.dialogues import said
 
 from e3rg_core.understanding.events import EVENTS, told_events
-from e3rg_core.understanding.reflective_writer import MAX_SPOKEN_SECONDS, MAX_WORDS, news, spoken_seconds
+from e3rg_core.understanding.prompts import STANCES
+from e3rg_core.understanding.reflective_writer import (MAX_SPOKEN_SECONDS, MAX_WORDS, news, situation_stance,
+                                                       spoken_seconds)
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _lines, find_topic,
                                                  story_time, topic_reply)
@@ -206,6 +208,8 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
     ("I love Vincent van Gogh, his paintings are so moving", None, None),
     ("My sister in law got upset when she was over", "your sister-in-law", "person"),
     ("I have learnt the hard way, keep your friend circle small", None, None),
+    ("Some kid at the gas station nearly hit me with his bike!", "the kid", "person"),
+    ("I went out with some friends last night", "your friends", "person"),
 ])
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
@@ -376,3 +380,38 @@ def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     """A boss piling on work is no one's luck to envy (the vote read "jealous")."""
     answer = topic_reply(said("My boss is piling on the work but keeping my pay the same.").history, "envy")
     assert not re.search(r"if it were you|a chance too|wanted for a while|human feeling", answer), answer
+
+
+@pytest.mark.parametrize("turn, told", [
+    ("My painting was chosen for the town's art show!", (False, True)),
+    ("We closed on our first house on Friday.", (False, True)),
+    ("They let me in at the last minute, what a relief.", (False, True)),
+    ("They hired someone from the outside for the manager job.", (True, False)),
+    ("I wasn't picked for the team again.", (True, False)),
+    ("Things with my roommate just aren't working out.", (True, False)),
+    ("The yogurt in my fridge went bad.", (True, False)),
+])
+def test_news_in_more_words_is_read(turn, told):
+    assert news(turn) == told
+
+
+def test_envy_said_outright_is_met_as_envy():
+    """The envy is the news, not what is envied: "enjoying the sun" is no good news to be glad of."""
+    envy = {line.text for line in FRAMES["envy"].reactions}
+    for stance in ("acknowledge", "acknowledge_good"):
+        answer = topic_reply(said("I'm so envious of everyone at the beach enjoying the sun.").history, stance)
+        assert any(answer.startswith(reaction) for reaction in envy) and not CHEER.search(answer), answer
+
+
+def test_a_loss_names_the_one_who_died_not_whoever_the_latest_turn_names():
+    answer = topic_reply(said("My uncle passed away last spring.", "Were you close?",
+                              "Very. He drove me to school every day when my parents worked late.").history, "loss")
+    assert "parents" not in answer and re.search(r"\b(?:uncle|he|him|his)\b", answer), answer
+
+
+def test_what_only_looks_like_a_death_is_none_and_a_simile_no_topic():
+    fed_up = STANCES["validate"]
+    assert situation_stance("I finally put down a deposit on my first apartment!", STANCES["celebrate"]) != "loss"
+    assert situation_stance("My dog was chewing on dead frog. I hope it was not poisonous.", fed_up) != "loss"
+    assert situation_stance("I found my cat dead on the porch this morning.", fed_up) == "loss"
+    assert find_topic("Thank you! He takes to it like a fish in water.", "celebrate") is None
