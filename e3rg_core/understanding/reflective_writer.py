@@ -79,7 +79,8 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"(?:been|was|were|got|get|being|is|am) (?:chosen|selected|picked)(?! up| on)|"
                         r"closed on (?:our|my|a|the) (?:first |new )?(?:house|home|condo|place)|relie(?:f|ved)|"
                         r"let (?:me|us) in|found (?:a|some) (?:\$\d+|\d+ dollars?|money|cash|\w+ (?:dollar )?bill)|"
-                        r"helped (?:me|us) out|(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
+                        r"helped (?:me|us) out|(?:went|works|worked) (?:really |so |very |pretty )?well|worked out|"
+                        r"(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"love|loved|good|cool|impress\w*|smart|sweet|"
@@ -334,8 +335,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     if voted.condolences and good and not bad:
         return "acknowledge"
     # Warm words need words to be warm about: a glad vote without good news in the turn is met with interest, a
-    # sad one without bad news with an open question.
-    if voted.cheer and voted.name != "surprise" and not good:
+    # sad one without bad news with an open question. Hope needs none: "I feel ready for my exam" is wished luck.
+    if voted.cheer and voted.name not in ("surprise", "look_forward") and not good:
         return "interest"
     if voted.condolences and not bad:
         return "acknowledge"

@@ -477,6 +477,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"august|september|october|november|december))\b", re.IGNORECASE)),
     (re.compile(r"boy or a girl"), re.compile(r"\b(?:boy|girl|son|daughter|twins)\b", re.IGNORECASE)),
     (re.compile(r"^What will you be doing"), re.compile(r"\bas an? \w+", re.IGNORECASE)),
+    (re.compile(r"^How are you preparing|^Have you been preparing"),
+     re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
+                r"rehears\w+)\b", re.IGNORECASE)),
     (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
     (re.compile(r"^How did you get home|^Did someone stop"),
      re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger))\b", re.IGNORECASE)),
@@ -635,6 +638,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
     time = story_time(speaker)
+    if stance == "look_forward" and time == "now" and not any(latest_news):
+        # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
+        stance = "interest"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news

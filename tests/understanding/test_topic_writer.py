@@ -21,7 +21,8 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|thrilled|proud|exciting|lovely|"
                    r"\bcool\b|\bnice\b|happy for|\bfun\b|\blove that\b|\byay\b", re.I)
 SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|rough|tough|"
-                    r"hope (?:\w+ )*(?:better|ok|okay|well|recover)|get well|poor", re.I)
+                    # "I hope it goes well" wishes luck
+                    r"hope (?:\w+ )*(?:better|ok|okay|(?<!goes )(?<!go )well|recover)|get well|poor", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
 WORD = re.compile(r"[a-z']+")
 
@@ -390,6 +391,7 @@ def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     ("I wasn't picked for the team again.", (True, False)),
     ("Things with my roommate just aren't working out.", (True, False)),
     ("The yogurt in my fridge went bad.", (True, False)),
+    ("The interview went really well.", (False, True)),
 ])
 def test_news_in_more_words_is_read(turn, told):
     assert news(turn) == told
@@ -415,3 +417,18 @@ def test_what_only_looks_like_a_death_is_none_and_a_simile_no_topic():
     assert situation_stance("My dog was chewing on dead frog. I hope it was not poisonous.", fed_up) != "loss"
     assert situation_stance("I found my cat dead on the porch this morning.", fed_up) == "loss"
     assert find_topic("Thank you! He takes to it like a fish in water.", "celebrate") is None
+
+
+def test_hope_needs_no_good_news_to_be_wished_well():
+    """A "prepared" or "hopeful" vote on a turn with no glad words is still hope for what is ahead: it is wished
+    well, not met with "That sounds nice. What do you like most about it?"."""
+    for turn in ("I feel very ready for my chemistry exam on Friday.", "I have a job interview next week."):
+        stance = situation_stance(turn, STANCES["look_forward"])
+        answer = topic_reply(said(turn).history, stance)
+        assert stance == "look_forward" and re.search(r"luck|hope|fingers crossed|exciting|got this", answer, re.I), \
+            answer
+
+
+def test_preparing_is_not_asked_of_someone_who_says_they_prepared():
+    assert _already_asked("How are you preparing for it?", said("I have prepared for my exam for two months.").history)
+    assert not _already_asked("How are you preparing for it?", said("My exam is on Friday.").history)
