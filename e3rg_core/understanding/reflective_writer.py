@@ -62,7 +62,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
                        r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
-                       r"fell asleep (?:at|behind) the wheel|"
+                       r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"insane|miss\w*|"

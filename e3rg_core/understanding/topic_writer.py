@@ -515,6 +515,12 @@ _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish I|lucky|bought|brand new|n
                      r"vacation|trip|rich|famous)\b", re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b", re.IGNORECASE)
+# What a letdown is: something hoped for that did not come.
+_LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|er)|fell through|cancel+ed|called off|"
+                      r"rejected|turned down|missed out|didn'?t (?:get|make|win|come|show)|lost|failed|"
+                      r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
+                      r"rained out|sold out|closed)\b", re.IGNORECASE)
+_SAYS_LETDOWN = re.compile(r"disappointing|letdown")
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -713,12 +719,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good"))
+    # "That's such a letdown" for a letdown only: not for feeling alone, or for a story that is merely sad
+    reactions = (frames.reactions if _LETDOWN.search(story)
+                 else tuple(line for line in frames.reactions if not _SAYS_LETDOWN.search(line.text)))
     reaction = ((pick(named_reaction, asking=False) if named_reaction and rng.random() < 0.6 else None)
-                or pick(frames.reactions, asking=False))
+                or pick(reactions, asking=False))
     follow = follow_up(reaction) if reaction else None
     if follow is None:
         # the first reaction, in a turn-seeded order, that leaves a follow-up to say
-        others = [_fill(line.text, topic) for line in frames.reactions if _usable(line, None, time)]
+        others = [_fill(line.text, topic) for line in reactions if _usable(line, None, time)]
         for reaction in rng.sample(others, len(others)):
             if (follow := follow_up(reaction)) is not None:
                 break

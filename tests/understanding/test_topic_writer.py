@@ -432,3 +432,13 @@ def test_hope_needs_no_good_news_to_be_wished_well():
 def test_preparing_is_not_asked_of_someone_who_says_they_prepared():
     assert _already_asked("How are you preparing for it?", said("I have prepared for my exam for two months.").history)
     assert not _already_asked("How are you preparing for it?", said("My exam is on Friday.").history)
+
+
+def test_a_letdown_is_named_only_for_a_letdown():
+    """Feeling alone, or missing someone, is no letdown: "That's such a letdown" would misread it."""
+    for turn in ("I feel so alone since I moved to this city.", "I really miss my grandpa these days.",
+                 "Nobody at work talks to me anymore.", "My best friend moved across the country last month.",
+                 "I spent the whole holiday by myself.", "My son left for college and the house is so quiet.",
+                 "I have nobody to hang out with on weekends.", "My husband is deployed overseas for a year."):
+        answer = topic_reply(said(turn).history, "comfort")
+        assert not re.search(r"disappointing|letdown", answer), answer
