@@ -53,9 +53,11 @@ ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill|released|discharged|home from the hospital)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?|destroyed|laid off|failed|fail|"
+_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
+                       r"fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
-                       r"crash\w*|accident|rejected|denied|scam\w*|hurt|ruined|cancel+ed|flat tire|divorce\w*|"
+                       r"crash\w*|accident|rejected|denied|scam\w*|hurt|hurtful|ruined|"
+                       r"earthquake|hurricane|tornado|wildfire|cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|threw (?:away|out) my|took credit|passed over|"
                        r"kicked (?:my|our|me)|without (?:telling|asking|letting) (?:me|us)|harder|"
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
@@ -257,7 +259,9 @@ _PERSON_QUESTIONS = {
     "illness": ("How is your {p} doing today?", "How is your {p} holding up?"),
     "relief": ("How is your {p} doing now?",),
 }
-ASKS_THE_LISTENER = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$", re.IGNORECASE)
+# a question to the listener, its question mark sometimes left off ("Do you have any experience about it")
+ASKS_THE_LISTENER = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$|"
+                               r"(?:^|[.!?]\s+)(?:do|did|have|are|were|would|will|can) you\b[^.!?]*$", re.IGNORECASE)
 GREETING = re.compile(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
@@ -306,7 +310,9 @@ _MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|go
 
 # Hard work is effort, not bad news: "I have worked very hard to get ready for it."
 _HARD_WORK = re.compile(r"\b(?:work|worked|working|train|trained|training|stud(?:y|ied|ying)|tried|try|trying|"
-                        r"practi[cs]ed?|practi[cs]ing) (?:\w+ )?hard\b|\bhard ?work\w*\b", re.IGNORECASE)
+                        r"practi[cs]ed?|practi[cs]ing) (?:\w+ )?hard\b|\bhard ?work\w*\b|"
+                        # a feat's difficulty: "It's very hard to do"
+                        r"\bhard to (?:do|pull off|learn|master|believe)\b", re.IGNORECASE)
 
 
 def _negations(text: str) -> tuple[str, bool]:

@@ -62,6 +62,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # what someone is, not who: "They are now sisters" (two stray dogs)
+                        r"(?:are|were|became|become) (?:now |like )?(?:sisters|brothers|friends|family)|"
                         # a simile: "he takes to it like a fish in water"
                         r"(?<!'d )(?<!would )like an? \w+)\b",
                         re.IGNORECASE)
@@ -423,7 +425,8 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|
                      r"upcoming|about to|can't wait|"
                      r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|later today|preparing|prepare|packing|plan\w*|"
-                     r"hope (?:I|we|it)|hoping|thinking (?:of|about) \w+ing|(?:I|we) (?:want|would like|'d like) to)\b",
+                     r"hope (?:I|we|it)|hoping|pray (?:I|we|that|it)|thinking (?:of|about) \w+ing|"
+                     r"(?:I|we) (?:want|would like|'d like) to)\b",
                      re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)

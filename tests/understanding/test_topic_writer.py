@@ -211,6 +211,7 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
     ("I have learnt the hard way, keep your friend circle small", None, None),
     ("Some kid at the gas station nearly hit me with his bike!", "the kid", "person"),
     ("I went out with some friends last night", "your friends", "person"),
+    ("I already love the new one. They are now sisters.", None, None),
 ])
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
@@ -238,8 +239,10 @@ def test_a_close_call_is_met_with_concern(reply):
 
 
 def test_a_question_to_the_listener_goes_to_the_reflective_writer(reply):
-    answer, written = reply("I've been learning to bake bread. Do you like baking?")
-    assert not written and "?" in answer, answer
+    for turn in ("I've been learning to bake bread. Do you like baking?",
+                 "I've been learning to bake bread. Do you have any experience with it"):
+        answer, written = reply(turn)
+        assert not written and "?" in answer, answer
 
 
 HAPPENINGS = [
@@ -363,6 +366,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("I'm not afraid to admit it: the power went out the other day and I was terrified.", "past"),
     ("My dog is the sweetest.", "now"),
     ("I was thinking of getting into gaming. I have a TV in the truck.", "future"),
+    ("I pray I can do well in school.", "future"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
@@ -392,6 +396,10 @@ def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     ("Things with my roommate just aren't working out.", (True, False)),
     ("The yogurt in my fridge went bad.", (True, False)),
     ("The interview went really well.", (False, True)),
+    ("So many memories came flooding back.", (False, False)),
+    ("We lived through a huge earthquake as kids.", (True, False)),
+    ("What he said was really hurtful.", (True, False)),
+    ("He landed a kickflip, which is very hard to do!", (False, False)),
 ])
 def test_news_in_more_words_is_read(turn, told):
     assert news(turn) == told
