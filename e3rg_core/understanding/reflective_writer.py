@@ -92,7 +92,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         re.IGNORECASE)
 
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
-                      r"hurt|no one (?:else )?(?:was|got) hurt)\b", re.IGNORECASE)
+                      r"hurt|no one (?:else )?(?:was|got) hurt|lucky to be (?:alive|here|okay|ok))\b", re.IGNORECASE)
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
 _PEOPLE = ("grandmother grandma granny grandfather grandpa mother mom mum father dad wife husband son daughter "
            "brother sister aunt uncle cousin friend boyfriend girlfriend partner baby dog cat puppy kitten pet horse "
@@ -334,7 +334,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
-    if _LUCKILY.search(text) and not voted.cheer:
+    # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not
+    if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
         return "relief"
     if voted.cheer and bad and not good:
         return "acknowledge"

@@ -33,7 +33,7 @@ KINDS: dict[str, str] = {
         kid child children baby grandmother grandma granny grandfather grandpa grandparents cousin cousins nephew
         nephews niece nieces roommate roommates coworker coworkers co-worker co-workers partner fiance fiancee aunt
         uncle supervisor teacher stepdad stepmom siblings sibling classmates buddy""",
-    "pet": "dog dogs cat cats puppy kitten pet pets bird horse fish hamster rabbit bunny",
+    "pet": "dog dogs cat cats puppy kitten kitty pet pets bird horse fish hamster rabbit bunny",
     "work": "job offer promotion raise interview career position business shift project presentation",
     "study": """exam exams test tests finals class classes college school university grade grades degree semester
         quiz homework essay thesis graduation course""",
@@ -62,6 +62,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # an age, not a topic: "my kitty that I had since she was a kitten"
+                        r"since (?:she|he|it|they|I) (?:was|were) an? (?:kitten|puppy|baby|kid|child)|"
                         # what someone is, not who: "They are now sisters" (two stray dogs)
                         r"(?:are|were|became|become) (?:now |like )?(?:sisters|brothers|friends|family)|"
                         # a simile: "he takes to it like a fish in water"
@@ -425,7 +427,7 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|
                      r"upcoming|about to|can't wait|"
                      r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
                      r"looking forward|in a (?:few|couple)|later today|preparing|prepare|packing|plan\w*|"
-                     r"hope (?:I|we|it)|hoping|pray (?:I|we|that|it)|thinking (?:of|about) \w+ing|"
+                     r"hope (?:I|we|it)|hoping|pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
                      r"(?:I|we) (?:want|would like|'d like) to)\b",
                      re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
@@ -524,6 +526,8 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
 _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
+_HOPING = re.compile(r"\b(?:hope|hoping|pray|praying|fingers crossed|wish me luck)\b", re.IGNORECASE)
+_WISHES_LUCK = re.compile(r"hope|promising|luck")
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -725,6 +729,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # "That's such a letdown" for a letdown only: not for feeling alone, or for a story that is merely sad
     reactions = (frames.reactions if _LETDOWN.search(story)
                  else tuple(line for line in frames.reactions if not _SAYS_LETDOWN.search(line.text)))
+    if stance == "look_forward" and _HOPING.search(latest):
+        # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
+        reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
+                          and _usable(line, topic, time)) or reactions
     reaction = ((pick(named_reaction, asking=False) if named_reaction and rng.random() < 0.6 else None)
                 or pick(reactions, asking=False))
     follow = follow_up(reaction) if reaction else None

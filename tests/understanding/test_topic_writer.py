@@ -450,3 +450,18 @@ def test_a_letdown_is_named_only_for_a_letdown():
                  "I have nobody to hang out with on weekends.", "My husband is deployed overseas for a year."):
         answer = topic_reply(said(turn).history, "comfort")
         assert not re.search(r"disappointing|letdown", answer), answer
+
+
+def test_a_hope_said_outright_is_wished_luck_not_met_with_excitement():
+    for turn in ("I'm trying to sell my house, I hope I can find a buyer soon.",
+                 "I'm praying my boss likes the report I sent in."):
+        answer = topic_reply(said(turn).history, situation_stance(turn, STANCES["look_forward"]))
+        assert re.search(r"hope|promising|luck", answer) and not re.search(r"exciting|fun|sounds great", answer), answer
+
+
+def test_a_close_call_read_as_a_surprise_is_met_with_relief():
+    turn = "I fell asleep at the wheel last night. My phone rang and woke me up. I'm so lucky to be here."
+    assert situation_stance(turn, STANCES["surprise"]) == "relief"
+    assert situation_stance("I won a trip to Hawaii! Luckily I had the week off.", STANCES["surprise"]) != "relief"
+    topic = find_topic("My kitty that I had since she was a kitten passed away.", "loss")
+    assert topic.phrase == "your kitty", topic
