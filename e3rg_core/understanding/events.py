@@ -309,7 +309,7 @@ EVENTS: tuple[Event, ...] = (
     _event("photos", "any", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
            r"(?:photos|pictures|photographs) of",
            "Do you look at them often?",
-           reactions=("{Aw/Oh}, old photos bring so much back.",)),
+           reactions=("{Aw/Oh}, old things like that bring so much back.",)),
     _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell)|close call|"
            r"could have (?:died|been killed)",
            "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",
