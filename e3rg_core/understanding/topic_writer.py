@@ -482,6 +482,12 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"august|september|october|november|december))\b", re.IGNORECASE)),
     (re.compile(r"boy or a girl"), re.compile(r"\b(?:boy|girl|son|daughter|twins)\b", re.IGNORECASE)),
     (re.compile(r"^What will you be doing"), re.compile(r"\bas an? \w+", re.IGNORECASE)),
+    # what they look forward to, once they have said it ("I can't wait to go home and see my boyfriend!")
+    (re.compile(r"looking forward to(?: most)?\?$"),
+     re.compile(r"\b(?:can'?t wait to|cannot wait to|looking forward to|excited to|so ready to) \w+", re.IGNORECASE)),
+    (re.compile(r"^What are your plans\?"),
+     re.compile(r"\b(?:plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
+                r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
     (re.compile(r"^How are you preparing|^Have you been preparing"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),

@@ -319,6 +319,9 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "We just moved into a new apartment."),
     ("What did your parents say?", "My parents told me we are going on a cruise at Christmas!",
      "My parents took us on a cruise at Christmas!"),
+    ("What are you most looking forward to?", "My sister visits Friday, I can't wait to show her the city!",
+     "My sister visits on Friday!"),
+    ("What are your plans?", "It's my day off and I'm going to sleep in.", "It's my day off tomorrow!"),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
