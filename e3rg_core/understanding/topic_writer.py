@@ -66,6 +66,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"since (?:she|he|it|they|I) (?:was|were) an? (?:kitten|puppy|baby|kid|child)|"
                         # what someone is, not who: "They are now sisters" (two stray dogs)
                         r"(?:are|were|became|become) (?:now |like )?(?:sisters|brothers|friends|family)|"
+                        # food, not a pet: "I made fish tacos"
+                        r"fish (?:tacos?|sticks?|fillets?|and chips|fry|market|sauce|food)|"
                         # a simile: "he takes to it like a fish in water"
                         r"(?<!'d )(?<!would )like an? \w+)\b",
                         re.IGNORECASE)
@@ -112,7 +114,12 @@ def find_topic(text: str, stance: str) -> Topic | None:
     # for a death or an illness, the one it happened to: named nearest before the word that tells it
     event = (DEATH if stance == "loss" else ILLNESS).search(text) if wanted else None
     at = event.start() if event else 0
+    if event is not None and re.match(r"self", event.group(), re.IGNORECASE):
+        return None     # self-harm: the speaker is the one it happened to, not a friend they told
+    # "my neighbor killed my dog": who was killed comes after the word, not before it
+    victim_after = event is not None and event.group().lower() == "killed"
     ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,
+                                          (m.start() < event.end() if victim_after else 0),
                                           abs(at - m.end()) if event else 0,
                                           (m.group(1) or "").lower() not in ("my", "our"), m.start()))
     match = ranked[0]
@@ -441,7 +448,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it went, once the speaker has said ("It was so fun!")
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
-                r"blast|best|worst|perfect|disaster|went well|went badly)\b", re.IGNORECASE)),
+                r"blast|best|worst|perfect|disaster|went well|went badly)\b|"
+                # a grade told: "I only scraped a 68 on it"
+                r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
                                                    r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most"),
@@ -525,7 +534,8 @@ _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish I|lucky|bought|brand new|new|won|gets? to|got to|promot\w+|"
                      r"vacation|trip|rich|famous)\b", re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
-_ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b", re.IGNORECASE)
+_ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
+                        r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b", re.IGNORECASE)
 # What a letdown is: something hoped for that did not come.
 _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|er)|fell through|cancel+ed|called off|"
                       r"rejected|turned down|missed out|didn'?t (?:get|make|win|come|show)|lost|failed|"

@@ -212,6 +212,7 @@ def test_the_topic_is_named_back_once_then_said_as_a_pronoun():
     ("Some kid at the gas station nearly hit me with his bike!", "the kid", "person"),
     ("I went out with some friends last night", "your friends", "person"),
     ("I already love the new one. They are now sisters.", None, None),
+    ("The other day I made fish tacos and did nothing but relax.", None, None),
 ])
 def test_find_topic(text, phrase, kind):
     topic = find_topic(text, "interest")
@@ -322,6 +323,8 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
     ("What are you most looking forward to?", "My sister visits Friday, I can't wait to show her the city!",
      "My sister visits on Friday!"),
     ("What are your plans?", "It's my day off and I'm going to sleep in.", "It's my day off tomorrow!"),
+    ("How did the exam go?", "I studied all week for my chemistry exam and only got a 68.",
+     "I studied all week for my chemistry exam."),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
@@ -403,6 +406,8 @@ def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     ("We lived through a huge earthquake as kids.", (True, False)),
     ("What he said was really hurtful.", (True, False)),
     ("He landed a kickflip, which is very hard to do!", (False, False)),
+    ("My daughter killed the GRE!", (False, True)),
+    ("My husband works very hard so that I can stay home with our kids.", (False, False)),
 ])
 def test_news_in_more_words_is_read(turn, told):
     assert news(turn) == told
@@ -468,3 +473,19 @@ def test_a_close_call_read_as_a_surprise_is_met_with_relief():
     assert situation_stance("I won a trip to Hawaii! Luckily I had the week off.", STANCES["surprise"]) != "relief"
     topic = find_topic("My kitty that I had since she was a kitten passed away.", "loss")
     assert topic.phrase == "your kitty", topic
+
+
+def test_a_killing_names_the_one_killed_and_self_harm_names_no_one_else():
+    topic = find_topic("I am so mad my neighbor killed my dog because she was mad at me.", "loss")
+    assert topic.phrase == "your dog", topic
+    turn = "I told my best friends about an incident where I self-harmed recently."
+    stance = situation_stance(turn, STANCES["ease"])
+    answer = topic_reply(said(turn).history, stance)
+    assert stance == "illness" and "friends" not in answer and not re.search(r"awkward|funny", answer), answer
+
+
+def test_wishing_for_someone_elses_luck_is_met_as_envy():
+    envy = {line.text for line in FRAMES["envy"].reactions}
+    turn = "My best friend won the giveaway twice. I wish I could be that lucky sometimes."
+    answer = topic_reply(said(turn).history, "acknowledge_good")
+    assert any(answer.startswith(reaction) for reaction in envy), answer
