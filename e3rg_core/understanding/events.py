@@ -42,7 +42,9 @@ EVENTS: tuple[Event, ...] = (
            "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?",
            reactions=("{Oh no/Yikes}, accidents are so scary.", "{Oh no/Oh gosh}, what a scare.")),
     _event("breakdown", "bad",
-           r"flat tire|a flat\b|broke down|(?:car|battery) died|ran out of gas|wouldn't start|overheat\w*",
+           # a car that broke down, not a person ("I really broke down when I heard")
+           r"flat tire|a flat\b|(?:car|truck|van|bus|engine|it) (?:\w+ )?broke down|(?:car|battery) died|"
+           r"ran out of gas|wouldn't start|overheat\w*",
            "past|How did you get home?", "past|Did someone stop to help?", "past|Did you get it fixed?",
            reactions=("{Ugh/Oh no}, car trouble is the worst.", "{Ugh/Oh no}, what bad timing.")),
     _event("cheating", "bad", r"cheat(?:ed|ing) on (?:me|him|her|us|my (?:wife|husband|girlfriend|boyfriend|partner|"
@@ -52,7 +54,8 @@ EVENTS: tuple[Event, ...] = (
     _event("breakup", "bad", r"broke up|break up|breakup|dumped|divorc\w+|split up|left me",
            "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
            reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
-    _event("lied", "bad", r"lied to|lying to|betray\w*|behind my back|went back on",
+    # someone else's doing, as for a theft: "I lied to my mother" is a confession
+    _event("lied", "bad", r"(?<!I )(?<!we )(?:lied|lying) to|betray\w*|behind my back|went back on",
            "past|How did you find out?", "Have you talked to them about it?",
            reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",

@@ -489,3 +489,10 @@ def test_wishing_for_someone_elses_luck_is_met_as_envy():
     turn = "My best friend won the giveaway twice. I wish I could be that lucky sometimes."
     answer = topic_reply(said(turn).history, "acknowledge_good")
     assert any(answer.startswith(reaction) for reaction in envy), answer
+
+
+def test_a_person_breaking_down_or_confessing_a_lie_is_no_happening_of_that_kind():
+    assert "breakdown" not in {e.name for e in told_events("I really broke down when I heard my mom was sick.", "bad")}
+    assert "lied" not in {e.name for e in told_events("I lied to my mother and I feel very uneasy.", "bad")}
+    assert "breakdown" in {e.name for e in told_events("My car broke down on the highway.", "bad")}
+    assert "lied" in {e.name for e in told_events("My boyfriend lied to me about where he was.", "bad")}
