@@ -113,9 +113,9 @@ def find_topic(text: str, stance: str) -> Topic | None:
     wanted = _PRIORITY.get(stance, ())
     # for a death or an illness, the one it happened to: named nearest before the word that tells it
     event = (DEATH if stance == "loss" else ILLNESS).search(text) if wanted else None
-    at = event.start() if event else 0
     if event is not None and re.match(r"self", event.group(), re.IGNORECASE):
         return None     # self-harm: the speaker is the one it happened to, not a friend they told
+    at = event.start() if event else 0
     # "my neighbor killed my dog": who was killed comes after the word, not before it
     victim_after = event is not None and event.group().lower() == "killed"
     ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,

@@ -72,6 +72,20 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("My niece didnt get into nursing school.", (True, False)),
     ("My girlfriend moved some of our money without letting me know.", (True, False)),
     ("I almost passed out, I have never won so much money before.", (False, True)),
+    ("My painting was chosen for the town's art show!", (False, True)),
+    ("We closed on our first house on Friday.", (False, True)),
+    ("They let me in at the last minute, what a relief.", (False, True)),
+    ("They hired someone from the outside for the manager job.", (True, False)),
+    ("I wasn't picked for the team again.", (True, False)),
+    ("Things with my roommate just aren't working out.", (True, False)),
+    ("The yogurt in my fridge went bad.", (True, False)),
+    ("The interview went really well.", (False, True)),
+    ("So many memories came flooding back.", (False, False)),
+    ("We lived through a huge earthquake as kids.", (True, False)),
+    ("What he said was really hurtful.", (True, False)),
+    ("He landed a kickflip, which is very hard to do!", (False, False)),
+    ("My daughter killed the GRE!", (False, True)),
+    ("My husband works very hard so that I can stay home with our kids.", (False, False)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -393,31 +407,13 @@ def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     assert not re.search(r"if it were you|a chance too|wanted for a while|human feeling", answer), answer
 
 
-@pytest.mark.parametrize("turn, told", [
-    ("My painting was chosen for the town's art show!", (False, True)),
-    ("We closed on our first house on Friday.", (False, True)),
-    ("They let me in at the last minute, what a relief.", (False, True)),
-    ("They hired someone from the outside for the manager job.", (True, False)),
-    ("I wasn't picked for the team again.", (True, False)),
-    ("Things with my roommate just aren't working out.", (True, False)),
-    ("The yogurt in my fridge went bad.", (True, False)),
-    ("The interview went really well.", (False, True)),
-    ("So many memories came flooding back.", (False, False)),
-    ("We lived through a huge earthquake as kids.", (True, False)),
-    ("What he said was really hurtful.", (True, False)),
-    ("He landed a kickflip, which is very hard to do!", (False, False)),
-    ("My daughter killed the GRE!", (False, True)),
-    ("My husband works very hard so that I can stay home with our kids.", (False, False)),
-])
-def test_news_in_more_words_is_read(turn, told):
-    assert news(turn) == told
-
-
-def test_envy_said_outright_is_met_as_envy():
+@pytest.mark.parametrize("turn", ["I'm so envious of everyone at the beach enjoying the sun.",
+                                  "My best friend won the giveaway twice. I wish I could be that lucky sometimes."])
+def test_envy_said_outright_is_met_as_envy(turn):
     """The envy is the news, not what is envied: "enjoying the sun" is no good news to be glad of."""
     envy = {line.text for line in FRAMES["envy"].reactions}
     for stance in ("acknowledge", "acknowledge_good"):
-        answer = topic_reply(said("I'm so envious of everyone at the beach enjoying the sun.").history, stance)
+        answer = topic_reply(said(turn).history, stance)
         assert any(answer.startswith(reaction) for reaction in envy) and not CHEER.search(answer), answer
 
 
@@ -482,13 +478,6 @@ def test_a_killing_names_the_one_killed_and_self_harm_names_no_one_else():
     stance = situation_stance(turn, STANCES["ease"])
     answer = topic_reply(said(turn).history, stance)
     assert stance == "illness" and "friends" not in answer and not re.search(r"awkward|funny", answer), answer
-
-
-def test_wishing_for_someone_elses_luck_is_met_as_envy():
-    envy = {line.text for line in FRAMES["envy"].reactions}
-    turn = "My best friend won the giveaway twice. I wish I could be that lucky sometimes."
-    answer = topic_reply(said(turn).history, "acknowledge_good")
-    assert any(answer.startswith(reaction) for reaction in envy), answer
 
 
 def test_a_person_breaking_down_or_confessing_a_lie_is_no_happening_of_that_kind():
