@@ -51,7 +51,7 @@ EVENTS: tuple[Event, ...] = (
            r"fianc\w+))|slept with my (?:wife|husband|girlfriend|boyfriend|partner)",
            "past|How did you find out?", "past|Are you two still together?",
            reactions=("{Oh no/Ugh}, that's such a betrayal.", "I'm so sorry, that must hurt so much.")),
-    _event("breakup", "bad", r"broke up|break up|breakup|dumped|divorc\w+|split up|left me",
+    _event("breakup", "bad", r"broke up|break(?:ing)? up|broken up|breakup|dumped|divorc\w+|split up|left me",
            "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
            reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
     # someone else's doing, as for a theft: "I lied to my mother" is a confession
@@ -177,7 +177,7 @@ EVENTS: tuple[Event, ...] = (
            "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?",
            reactions=("{Ouch/Oh no}!", "Ouch, that sounds painful.")),
     _event("weight", "any", r"diet\w*|lost (?:\d+|\w+) pounds|gained (?:\d+|\w+ )?(?:pounds|weight)|gym|working out|"
-           r"exercis\w+",
+           r"work out|exercis\w+|eat(?:ing)? (?:more )?health(?:y|ier)|(?:get|getting|got) in(?:to)? shape",
            "How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),
     _event("found_money", "good", r"found (?:a |some |\$?\d+ )?(?:dollars?|money|cash|bills?|twenty|\$\d+)",
            "past|What did you do with it?", "past|Where did you find it?",
@@ -190,6 +190,22 @@ EVENTS: tuple[Event, ...] = (
            r"answer)",
            "When do you find out?", "How are you holding up while you wait?",
            reactions=("future+now|Waiting for news is so hard.",)),
+    _event("interview", "any", r"(?:job|an|the|my|first|second|final) interview\w*|interviewed (?:for|with|at)|"
+           r"interviewing",
+           "future|How are you preparing for it?", "past|How do you think it went?", "past|When will you hear back?",
+           "What's the job?",
+           reactions=("future|Good luck, you've got this!",)),
+    # an easy time, which ED speakers tell of as often as of news
+    _event("reading", "good", r"(?:reading|read|finished) (?:a|my|the|this|that) (?:\w+ )?(?:book|novel)",
+           "now|What are you reading?", "past|What was the book?", "Would you recommend it?",
+           reactions=("{Ooh/Oh}, a good book is the best.",), is_news=False),
+    _event("relax", "good", r"by the pool|(?:in|on) (?:a|my|the) hammock|lazy (?:day|sunday|saturday|weekend|morning|"
+           r"afternoon)|(?:took|taking|take|had) a (?:long |nice )?(?:nap|bath|bubble bath)|massage|spa day",
+           "Do you get to do that often?",
+           reactions=("{Oh, /}that sounds so relaxing!", "{Ah/Oh}, that sounds like bliss."), is_news=False),
+    _event("screen", "any", r"(?:watched|watching|saw|seen) (?:a|the|this|that|an) (?:\w+ )?(?:movie|film|show|"
+           r"documentary|video|series)",
+           "What was it called?", "Would you recommend it?", is_news=False),
     _event("date", "any", r"first date|(?:on|a) date with|asked (?:her|him) out|blind date",
            "past|How did it go?", "future|Where are you going?", "past|Are you going to see each other again?"),
     _event("military", "any", r"military|army|navy|air force|marines|boot camp|deploy\w+",

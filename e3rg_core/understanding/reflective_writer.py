@@ -50,11 +50,14 @@ ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out)|"
-                     r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan|heart checked)\b",
+                     r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan|heart checked|flu|fever|"
+                     r"under the weather|c[ao]me down with)\b",
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
-                        r"healed|clean bill|released|discharged|home from the hospital)\b", re.IGNORECASE)
+                        r"healed|clean bill|released|discharged|home from the hospital|"
+                        r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
+                        r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
@@ -93,9 +96,25 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
-                        r"(?:gave|got|brought|handed) (?:it|them) back)\b",
+                        r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|winning|"
+                        r"ace (?:this|the|my|that|it)|acing|"
+                        # "I did get it!" after the wait; a job found after being fired
+                        r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
+                        r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"
+                        r"turned out (?:to be )?(?:better|great|fine|well|good|okay))\b",
                         re.IGNORECASE)
 
+_SELF_CONSCIOUS = re.compile(r"\b(?:embarrass\w*|humiliat\w*|mortified|blush\w*|"
+                             r"face (?:got|gets|get|went|turned|was) (?:so |all |bright |beet )?red|"
+                             r"(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self)\b",
+                             re.IGNORECASE)
+_KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sent|brought|cooked) (?:me|us)|"
+                       r"surprised (?:me|us)|took care of|looked after|(?:was|is|are|were|be) (?:always )?there for|"
+                       r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
+                       # "My husband works very hard so that I can stay home" (the hard work is read out before)
+                       r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
+_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those days|when)\b|"
+                              r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
                       r"hurt|no one (?:else )?(?:was|got) hurt|lucky to be (?:alive|here|okay|ok))\b", re.IGNORECASE)
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
@@ -297,7 +316,8 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 # "I have never won so much money" is no denial.
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
-                      r"(?:(?:really|even|so|very|too|that|a|the)\s+)?"
+                      # "not a very nice person"
+                      r"(?:(?:really|even|so|very|too|that|a|the)\s+){0,2}"
                       r"(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)([\w']+)", re.IGNORECASE)
 
 
@@ -338,6 +358,13 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
+    # missing a pastime is nostalgia, not bad news: "I miss watching chiller theatre with my family on fridays"
+    if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text):
+        return "reminisce"
+    # embarrassment told outright, or anger at oneself ("I'm so angry at myself, I passed wind in front of my
+    # boss"): the speaker is eased, not condoled with or agreed with that it is maddening
+    if not voted.cheer and _SELF_CONSCIOUS.search(text):
+        return "ease"
     # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not
     if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
         return "relief"
@@ -346,8 +373,10 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     if voted.condolences and good and not bad:
         return "acknowledge"
     # Warm words need words to be warm about: a glad vote without good news in the turn is met with interest, a
-    # sad one without bad news with an open question. Hope needs none: "I feel ready for my exam" is wished luck.
-    if voted.cheer and voted.name not in ("surprise", "look_forward") and not good:
+    # sad one without bad news with an open question. Hope needs none: "I feel ready for my exam" is wished luck;
+    # nor does a kindness told: "my mother-in-law offered to watch our kids".
+    kindness = voted.name == "appreciate" and _KINDNESS.search(text)
+    if voted.cheer and voted.name not in ("surprise", "look_forward") and not good and not kindness:
         return "interest"
     if voted.condolences and not bad:
         return "acknowledge"

@@ -60,8 +60,11 @@ _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that|some)\s+)?(?
 # A topic word used for something else: "back then", "date back", "a test run" would name no story.
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
-                        r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|game plan|own business|"
+                        r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
+                        r"game (?:plan|console|system)|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # an ex is not "your boyfriend"
+                        r"ex[- ](?:boyfriend|girlfriend|husband|wife|partner)|"
                         # an age, not a topic: "my kitty that I had since she was a kitten"
                         r"since (?:she|he|it|they|I) (?:was|were) an? (?:kitten|puppy|baby|kid|child)|"
                         # what someone is, not who: "They are now sisters" (two stray dogs)
@@ -87,6 +90,9 @@ _NOUNS_FOR = {
         boss supervisor teacher classmates buddy""".split()),
 }
 _ASKED_OF_WHAT_IS_TOLD = frozenset({"sorts", "purpose"})
+_DID_A_KINDNESS = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:offered|helped|gave|bought|made|took|brought|"
+                             r"surprised|watched|came|sent|cooked|drove|paid|fixed|let|volunteered|(?:is|was) always|"
+                             r"always|stepped)\b", re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 
@@ -116,9 +122,12 @@ def find_topic(text: str, stance: str) -> Topic | None:
     if event is not None and re.match(r"self", event.group(), re.IGNORECASE):
         return None     # self-harm: the speaker is the one it happened to, not a friend they told
     at = event.start() if event else 0
+    # whom the speaker thanks: the one who did the kindness ("my wife and I needed a babysitter, and my mother-in-law
+    # offered"), not whoever is named first
+    kind_one = [m for m in found if stance == "appreciate" and _DID_A_KINDNESS.match(text[m.end():])]
     # "my neighbor killed my dog": who was killed comes after the word, not before it
     victim_after = event is not None and event.group().lower() == "killed"
-    ranked = sorted(found, key=lambda m: (_KIND_OF[m.group(3).lower()] not in wanted,
+    ranked = sorted(found, key=lambda m: (m not in kind_one, _KIND_OF[m.group(3).lower()] not in wanted,
                                           (m.start() < event.end() if victim_after else 0),
                                           abs(at - m.end()) if event else 0,
                                           (m.group(1) or "").lower() not in ("my", "our"), m.start()))
@@ -241,13 +250,16 @@ FRAMES: dict[str, Frames] = {
                "future|health+person+pet:How are you feeling about it?", "How are you holding up{/ through all this}?",
                "future|Do you know what happens next?", "past|Are things getting any better?"),
         _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.", "I hope things turn around soon.",
-               "That's a lot to deal with.", "Waiting like that is so hard.")),
+               "That's a lot to deal with.", "future+now|Waiting like that is so hard.")),
+    # relief, or hope for it: "I have a Dr appointment tomorrow to make sure my cancer is still in remission"
     "relief": Frames(
-        _lines("Oh, what a relief!", "Phew, I'm so glad to hear that.", "That's such a relief."),
-        _lines("How are you feeling now?", "Did it feel like a weight off?",
-               f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?"),
-        _lines("That must have been a scary time.", "What a weight off your shoulders.",
-               "You must feel so much lighter.")),
+        _lines("past+now|Oh, what a relief!", "past+now|Phew, I'm so glad to hear that.",
+               "past+now|That's such a relief.", "future|{Oh, /}I hope you get good news!",
+               "future|Fingers crossed for good news!"),
+        _lines("past+now|How are you feeling now?", "past+now|Did it feel like a weight off?",
+               f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?", "future|How are you feeling about it?"),
+        _lines("past|That must have been a scary time.", "past+now|What a weight off your shoulders.",
+               "past+now|You must feel so much lighter.", "future|I'm sure it's been on your mind.")),
     "celebrate": Frames(
         _lines("work+study:{Congratulations/Congrats/Oh, congratulations/Wow, congratulations}!",
                "work+study:{Congratulations/Congrats/Huge congrats} on {topic}!",
@@ -268,7 +280,8 @@ FRAMES: dict[str, Frames] = {
                "past|How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
-               "That must feel {amazing/so good}.", "{Enjoy every bit of it/Soak it all in}!")),
+               "recent+now|That must feel {amazing/so good}.", "I'm {so /really /}happy for you.",
+               "recent+now+future|{Enjoy every bit of it/Soak it all in}!")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
@@ -283,9 +296,11 @@ FRAMES: dict[str, Frames] = {
     "appreciate": Frames(
         _lines("Aw, that's so sweet.", "How kind!", "That's really lovely.", "person:That's so sweet of {topic}.",
                "That's such a thoughtful thing to do."),
-        _lines("How did it make you feel?", "past|person:What did {topic} say?", "past|Did it make your day?"),
+        _lines("How did it make you feel?", "past|person:What did {topic} say?", "past|Did it make your day?",
+               "past|person:Did you get to thank {topic}?", "person:Are you close to {topic}?"),
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
-               "It's the little things that count.",)),
+               "It's the little things that count.", "person:You're lucky to have {topic}.",
+               "person:It sounds like {topic} really cares about you.")),
     "reminisce": Frames(
         _lines("Aw, that sounds so special.", "What a lovely memory.",
                "That sounds like a wonderful time."),
@@ -416,7 +431,7 @@ FRAMES: dict[str, Frames] = {
         _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
                "How are you feeling about it now?"),
         _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.",
-               "You're clearly a thoughtful person.")),
+               "That shows you're a thoughtful person.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
@@ -429,12 +444,23 @@ FRAMES: dict[str, Frames] = {
                "How are you feeling about it now?", "Is it something you've wanted for a while?"),
         _lines("It's hard not to compare sometimes.", "Your turn will come.",
                "Everyone feels that way now and then.", "Wanting good things for yourself is only natural.")),
+    # the speaker has found the bright side themselves: "not what I wanted, but at least I passed"
+    "silver_lining": Frames(
+        _lines("{Well, /Aw, /}that's something, at least.", "That's a good way to look at it.",
+               "{Well, /}at least there's that.", "{Hey, /Well, /}it could have been worse."),
+        _lines("How are you feeling about it now?", "past|What's next for you?"),
+        _lines("Looking on the bright side really helps.", "That's a healthy way to see it.",
+               "It sounds like you're handling it well.")),
 }
-_FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to|gonna|tomorrow|next|soon|coming up|"
-                     r"upcoming|about to|can't wait|"
-                     r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready|waiting) (?:to|for)|"
-                     r"looking forward|in a (?:few|couple)|later today|preparing|prepare|packing|plan\w*|"
-                     r"hope (?:I|we|it)|hoping|pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
+# "I think I'm going to burst" tells of no plan, "I spent an hour waiting for food" of no wait still on, "the
+# promotion I was hoping for" of no hope still held.
+_FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
+                     r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
+                     r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)|"
+                     r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
+                     r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
+                     r"preparing|prepare|packing|plan\w*|hope (?:I|we|it)|(?<!was )(?<!were )hoping|"
+                     r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
                      r"(?:I|we) (?:want|would like|'d like) to)\b",
                      re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
@@ -460,7 +486,14 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"first (?:time|experience))\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
-    (re.compile(r"name\?$"), re.compile(r"\bnamed?\b|\bcalled\b")),
+    (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
+    (re.compile(r"^What's the job\?"), re.compile(r"\b(?:role|position|job) (?:as|at|with|in)\b|\bas an? \w+|"
+                                                   r"\bfor (?:an?|the) [\w ]+ (?:role|position|job)\b", re.IGNORECASE)),
+    (re.compile(r"^How do you think it went\?|^When will you hear back\?"),
+     re.compile(r"\b(?:got (?:the|a|my) (?:job|offer|position)|hired|offer\w*|heard back|went (?:well|great|badly|"
+                r"terribly|fine|okay)|nailed|bombed|rejected|turned down|did(?:n't| not) get)\b", re.IGNORECASE)),
+    (re.compile(r"^What (?:are you reading|was the book)\?"),
+     re.compile(r"\b(?:reading|read|book|novel)\s+(?:called\s+)?(?!I\b)(?-i:[A-Z])\w+", re.IGNORECASE)),
     # its age, or a pet the speaker "had" (it may be gone)
     (re.compile(r"^How old\b"), re.compile(r"\bold\b|\bborn\b|\bhad (?:a|an|my|our)\b|\bused to\b", re.IGNORECASE)),
     (re.compile(r"^How long have you had\b"), re.compile(r"\b(?:new|just (?:got|bought)|finally (?:got|bought))\b",
@@ -471,6 +504,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What's the \w+ for\?"),
      re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
                 r"(?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b", re.IGNORECASE)),
+    (re.compile(r"^Do you ever wish you could go back"),
+     re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How are you going to celebrate|^How are you celebrating"),
      re.compile(r"\bcelebrat\w+", re.I)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
@@ -542,8 +577,26 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
 _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
-_HOPING = re.compile(r"\b(?:hope|hoping|pray|praying|fingers crossed|wish me luck)\b", re.IGNORECASE)
+# Harm done on purpose, which "What a terrible thing to do." is said of: not a coworker who "doesn't seem to care"
+_HARMED = re.compile(r"\b(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|kill\w*|"
+                     r"destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked|"
+                     r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
+                     r"insult\w*|yelled|screamed|threaten\w*)\b", re.IGNORECASE)
+_SAYS_HARM = re.compile(r"terrible thing to do")
+# Reaction lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of
+# feeling alone or of a story merely sad.
+_SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED))
+_HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
+                     re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|promising|luck")
+# The speaker's own bright side: "not what I wanted, but at least I passed"
+_AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b",
+                       re.IGNORECASE)
+# Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
+_SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
+                               "ease", "ease_guilt", "interest", "disgust"})
+# Fear told beside the news: "I did get it! ... I was so nervous." is good news for all its nerves
+_FEARED = re.compile(r"\b(?:scared|afraid|worried|anxious|nervous|terrified|stress(?:ed|ful)?)\b", re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -621,6 +674,9 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
     return False
 
 
+_AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcoming|next (?:week|weekend|month|year|"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in (?:a|two|three|\d+) (?:days?|weeks?))\b",
+                            re.IGNORECASE)
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 # A story from long ago: "How is the new job going?" is not asked of it.
@@ -628,13 +684,17 @@ _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|i
                        r"(?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b", re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
-                       r"last (?:night|week|month|year|time)|once|one time|used to|(?:I|we|he|she|they|it) \w+ed)\b",
+                       r"last (?:night|week|month|year|time)|once|one time|used to|"
+                       r"(?:I|we|he|she|they|it) (?!(?:n|f|bl|br|sp)eed\b|proceed|succeed|exceed)\w+ed)\b",
                        re.IGNORECASE)
 
 
 def story_time(speaker: list[str]) -> str:
     """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
-    are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it."""
+    are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it. A day ahead named
+    first stays ahead: "I have a huge exam tomorrow." then "I studied really hard all week!" """
+    if len(speaker) > 1 and _AHEAD_BY_DATE.search(speaker[0]) and not _HAPPENED.search(speaker[0]):
+        return "future"
     for turn in (speaker[-1], speaker[0]):
         if _FUTURE.search(turn):
             return "future"
@@ -667,6 +727,14 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
     time = story_time(speaker)
+    if stance == "celebrate" and time == "future" and not told_events(latest, "good"):
+        # gladness at what is still to come is met with hope: "I'm looking forward to meeting friends this weekend"
+        # (news still to come, a move or a trip, is cheered)
+        stance = "look_forward"
+    feared = stance == "reassure" or stance in ("acknowledge", "look_forward") and _FEARED.search(story)
+    if feared and time == "past" and news(_FEARED.sub(" ", latest)) == (False, True):
+        # the feared thing went well
+        stance = "relief"
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
@@ -684,6 +752,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             stance = "celebrate" if good and not bad else "acknowledge"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+    if stance in _SEES_BRIGHT_SIDE and _AT_LEAST.search(latest):
+        stance = "silver_lining"
     frames = FRAMES.get(stance)
     if frames is None:
         return None
@@ -742,9 +812,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good"))
-    # "That's such a letdown" for a letdown only: not for feeling alone, or for a story that is merely sad
-    reactions = (frames.reactions if _LETDOWN.search(story)
-                 else tuple(line for line in frames.reactions if not _SAYS_LETDOWN.search(line.text)))
+    reactions = tuple(line for line in frames.reactions
+                      if all(ground.search(story) for says, ground in _SAID_ONLY_OF if says.search(line.text)))
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
@@ -788,7 +857,7 @@ def _pronoun_for(sentence: str, topic: Topic) -> str | None:
         return None
     subject, obj, possessive = _FORMS[topic.pronoun]
     sentence = re.sub(rf"{phrase}'s\b", possessive, sentence, count=1)
-    sentence = re.sub(rf"\b(about|with|to|of|had|have|for) {phrase}\b", rf"\1 {obj}", sentence, count=1)
+    sentence = re.sub(rf"\b(about|with|to|of|had|have|for|thank) {phrase}\b", rf"\1 {obj}", sentence, count=1)
     sentence = re.sub(rf"\b{phrase}\b", subject, sentence, count=1)
     return sentence[:1].upper() + sentence[1:]
 
@@ -812,7 +881,11 @@ class TopicReplyWriter(ReplyWriter):
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
-        text = topic_reply(history, situation_stance(tidy(told), listener_stance(emotion)), rank)
+        stance = situation_stance(tidy(told), listener_stance(emotion))
+        if stance == "ease" and emotion.fine == "guilty" and not _EMBARRASSED.search(told):
+            # guilt voted, as for guilt told: "I forgot to pick him up as I overslept" is no funny story
+            stance = "ease_guilt"
+        text = topic_reply(history, stance, rank)
         if text is None or not fits(text):
             return self.fallback.reply(request, emotion)[0], False
         return text, True

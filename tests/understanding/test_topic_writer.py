@@ -8,6 +8,8 @@ import re
 import pytest
 from support.dialogues import said
 
+from e3rg_core.contracts import EmotionResult, Vote
+from e3rg_core.emotions import coarse_of
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.prompts import STANCES
 from e3rg_core.understanding.reflective_writer import (MAX_SPOKEN_SECONDS, MAX_WORDS, news, situation_stance,
@@ -86,6 +88,11 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("He landed a kickflip, which is very hard to do!", (False, False)),
     ("My daughter killed the GRE!", (False, True)),
     ("My husband works very hard so that I can stay home with our kids.", (False, False)),
+    ("I did get it! I was so nervous the whole week.", (True, True)),
+    ("I was able to find a new job after a few months.", (False, True)),
+    ("My boss is not a very nice person.", (True, False)),
+    ("Watching my son being born gave me a happiness I had never felt.", (False, True)),
+    ("I was able to ace this interview.", (False, True)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -339,6 +346,11 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
     ("What are your plans?", "It's my day off and I'm going to sleep in.", "It's my day off tomorrow!"),
     ("How did the exam go?", "I studied all week for my chemistry exam and only got a 68.",
      "I studied all week for my chemistry exam."),
+    ("What's the job?", "I have an interview for a position as a nurse.", "I have a job interview on Thursday."),
+    ("How do you think it went?", "I had my interview last week and got the job!", "I had my interview today."),
+    ("What was it called?", "I watched a movie called Heat.", "I watched a movie last night."),
+    ("What was the book?", "I read a book called Dune by the pool.", "I read a book by the pool."),
+    ("Do you ever wish you could go back?", "I wish I could go back to the 70s.", "I loved the 70s."),
 ])
 def test_a_question_the_story_answers_is_known_as_asked(question, told, untold):
     assert _already_asked(question, said(told).history)
@@ -387,9 +399,20 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("My dog is the sweetest.", "now"),
     ("I was thinking of getting into gaming. I have a TV in the truck.", "future"),
     ("I pray I can do well in school.", "future"),
+    # a wait, a hope and an idiom that are over or are no plan
+    ("This one time I spent an entire hour waiting for food at Denny's.", "past"),
+    ("I just heard I got the promotion I was hoping for. I think I am going to burst.", "past"),
+    ("I remember the PS4 launch. I was really looking forward to having it delivered.", "past"),
+    # "need" is no past verb
+    ("I need to get to her concert tonight at 8!", "future"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
+
+
+def test_a_day_ahead_named_first_stays_ahead():
+    assert story_time(["I have a huge exam tomorrow.", "I studied really hard all week!"]) == "future"
+    assert story_time(["I had a huge exam last week.", "I studied really hard all week!"]) == "past"
 
 
 def test_jealousy_over_a_partner_is_met_as_hurt_not_envy():
@@ -478,6 +501,101 @@ def test_a_killing_names_the_one_killed_and_self_harm_names_no_one_else():
     stance = situation_stance(turn, STANCES["ease"])
     answer = topic_reply(said(turn).history, stance)
     assert stance == "illness" and "friends" not in answer and not re.search(r"awkward|funny", answer), answer
+
+
+@pytest.mark.parametrize("turn, name", [
+    ("I just got out of a job interview for a customer assistant role.", "interview"),
+    ("I was very happy just reading a book by the pool today.", "reading"),
+    ("We go camping a lot. I love to read a good book in my hammock!", "relax"),
+    ("I watched a video about a man who made a table out of chocolate.", "screen"),
+    ("We ended up breaking up for a bit.", "breakup"),
+    ("I've been trying to eat healthier and work out more.", "weight"),
+])
+def test_everyday_happenings_are_named(turn, name):
+    assert name in {event.name for side in ("good", "bad") for event in told_events(turn, side)}, turn
+
+
+def test_gladness_at_what_is_still_to_come_is_hope():
+    """"That must feel so good" is for what has happened; a weekend ahead is asked about."""
+    turn = "I'm looking forward to meeting with some friends on the weekend."
+    for variant in range(12):
+        answer = topic_reply(said(turn + " " * variant).history, "celebrate")
+        assert not re.search(r"must feel|how are you celebrating|how did it go", answer, re.I), answer
+
+
+def test_the_feared_thing_going_well_is_met_with_relief():
+    history = said("I had to wait a week to find out if I got the job.", "Did you get it?",
+                   "I did get it! I was so nervous.").history
+    for stance in ("reassure", "acknowledge"):
+        answer = topic_reply(history, stance)
+        assert re.search(r"relief|glad|phew|weight off", answer, re.I), answer
+
+
+def test_a_recovery_still_to_be_confirmed_is_hoped_for_not_celebrated():
+    turn = "I have a Dr appointment tomorrow to make sure my cancer is still in remission."
+    stance = situation_stance(turn, STANCES["look_forward"])
+    for variant in range(8):
+        answer = topic_reply(said(turn + " " * variant).history, stance)
+        assert re.search(r"hope|fingers crossed|on your mind", answer, re.I), answer
+        assert not re.search(r"what a relief|glad to hear|weight off|lighter", answer, re.I), answer
+    assert situation_stance("My grandma got really sick last week. She is getting much better.",
+                            STANCES["appreciate"]) == "relief"
+
+
+def test_a_bright_side_the_speaker_found_is_taken_up():
+    history = said("I studied all week for my math finals and only scraped a 68 on it.",
+                   "That's a bummer. Did you at least pass the class?",
+                   "Yeah, passed with a 75, not what I wanted but at least I passed.").history
+    for stance in ("acknowledge_good", "comfort", "acknowledge"):
+        answer = topic_reply(history, stance)
+        assert re.search(r"at least|bright side|good way|could have been worse|something|well", answer), answer
+        assert not re.search(r"great to hear|good for you|sorry", answer, re.I), answer
+
+
+@pytest.mark.parametrize("turn, voted", [
+    ("I'm so angry at myself. I passed wind in front of my boss in my review.", "validate"),
+    ("He said it happens a lot, but I could feel my face get red!", "comfort"),
+    ("I was so embarrassed when I called the patient by the wrong name.", "acknowledge"),
+])
+def test_embarrassment_and_anger_at_oneself_are_eased(turn, voted):
+    stance = situation_stance(turn, STANCES[voted])
+    answer = topic_reply(said(turn).history, stance)
+    assert stance == "ease" and not re.search(r"terrible thing|rude|maddening|rough", answer), answer
+
+
+def test_a_guilty_vote_is_eased_as_guilt_not_laughed_off():
+    writer = TopicReplyWriter()
+    request = said("I was supposed to drive a friend to work.", "Oh, what happened?",
+                   "I forgot to pick him up as I overslept.")
+    guilty = EmotionResult("guilty", coarse_of("guilty"), (Vote("text", "text", "guilty", 0.9),), "test")
+    answer, written = writer.reply(request, guilty)
+    assert written and not re.search(r"funny|laugh|best of us|embarrass", answer), answer
+
+
+def test_a_kindness_is_met_with_thanks_to_the_one_who_did_it():
+    turn = ("Recently, my wife and I needed a babysitter for the evening, and my mother-in-law offered to watch our "
+            "kids.")
+    assert situation_stance(turn, STANCES["appreciate"]) == "appreciate"
+    assert find_topic(turn, "appreciate").phrase == "your mother-in-law"
+    # no kindness told: interest, as before
+    assert situation_stance("My electricity is out again, I am considering solar.", STANCES["appreciate"]) != \
+        "appreciate"
+
+
+def test_a_terrible_thing_to_do_is_said_only_of_harm_done():
+    for turn in ("A coworker of mine just doesn't seem to care about deadlines.",
+                 "My neighbor starts hammering and sawing at 5am on weekends.",
+                 "Someone keeps parking in my spot at work."):
+        for variant in range(12):
+            answer = topic_reply(said(turn + " " * variant).history, "validate")
+            assert "terrible thing" not in answer, answer
+
+
+def test_missing_a_pastime_is_nostalgia():
+    for voted in ("reminisce", "acknowledge"):
+        assert situation_stance("I miss watching chiller theatre with my family on fridays.",
+                                STANCES[voted]) == "reminisce"
+    assert situation_stance("I miss my grandpa so much.", STANCES["reminisce"]) != "reminisce"
 
 
 def test_a_person_breaking_down_or_confessing_a_lie_is_no_happening_of_that_kind():
