@@ -126,9 +126,9 @@ STANCES: dict[str, ListenerStance] = {stance.name: stance for stance in (
 # Stances are chosen per fine label: "anxious" is coarse "sad" but wants reassurance, not condolences, and
 # "hopeful" is coarse "happy" but nothing has happened yet to congratulate.
 LISTENER_STANCE: dict[str, ListenerStance] = {label: STANCES[name] for name, labels in {
-    "celebrate": ("happy", "joyful", "proud", "excited", "content", "impressed"),
+    "celebrate": ("happy", "joyful", "proud", "excited", "grateful", "content", "impressed"),
     "look_forward": ("hopeful", "anticipating", "prepared", "confident"),
-    "appreciate": ("caring", "trusting", "faithful", "grateful"),
+    "appreciate": ("caring", "trusting", "faithful"),
     "surprise": ("surprised",),
     "comfort": ("sad", "devastated", "lonely", "disappointed"),
     "reminisce": ("nostalgic", "sentimental"),

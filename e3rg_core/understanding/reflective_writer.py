@@ -72,6 +72,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
                        r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
+                       r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
@@ -375,7 +376,7 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     # Warm words need words to be warm about: a glad vote without good news in the turn is met with interest, a
     # sad one without bad news with an open question. Hope needs none: "I feel ready for my exam" is wished luck;
     # nor does a kindness told: "my mother-in-law offered to watch our kids".
-    kindness = voted.name == "appreciate" and _KINDNESS.search(text)
+    kindness = voted.name == "appreciate" and _KINDNESS.search(text) and not bad
     if voted.cheer and voted.name not in ("surprise", "look_forward") and not good and not kindness:
         return "interest"
     if voted.condolences and not bad:

@@ -63,6 +63,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
                         r"game (?:plan|console|system)|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # a newborn says nothing yet: "What did your child say?"
+                        r"(?:child|son|daughter|kid|baby) (?:being |was |were |is |getting )?born|"
                         # an ex is not "your boyfriend"
                         r"ex[- ](?:boyfriend|girlfriend|husband|wife|partner)|"
                         # an age, not a topic: "my kitty that I had since she was a kitten"
@@ -277,7 +279,7 @@ FRAMES: dict[str, Frames] = {
                "home:How do you like it so far?", "past|person:What did {topic} say?",
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you looking forward to most?",
-               "past|How {was it/did it go}?"),
+               "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
                "recent+now|That must feel {amazing/so good}.", "I'm {so /really /}happy for you.",
@@ -296,11 +298,9 @@ FRAMES: dict[str, Frames] = {
     "appreciate": Frames(
         _lines("Aw, that's so sweet.", "How kind!", "That's really lovely.", "person:That's so sweet of {topic}.",
                "That's such a thoughtful thing to do."),
-        _lines("How did it make you feel?", "past|person:What did {topic} say?", "past|Did it make your day?",
-               "past|person:Did you get to thank {topic}?", "person:Are you close to {topic}?"),
+        _lines("How did it make you feel?", "past|person:What did {topic} say?", "past|Did it make your day?"),
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
-               "It's the little things that count.", "person:You're lucky to have {topic}.",
-               "person:It sounds like {topic} really cares about you.")),
+               "It's the little things that count.",)),
     "reminisce": Frames(
         _lines("Aw, that sounds so special.", "What a lovely memory.",
                "That sounds like a wonderful time."),
@@ -323,7 +323,8 @@ FRAMES: dict[str, Frames] = {
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                "What do you {like/love} most about it?", "pet:What's {topic}'s name?",
-               "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!", "past|How {was it/did it go}?",
+               "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!",
+               "past|event+trip+dated:How {was it/did it go}?",
                "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
                "vehicle:How long have you had {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/lovely/like a good time}.", "I {love/really like} hearing that.",
@@ -362,7 +363,8 @@ FRAMES: dict[str, Frames] = {
     "acknowledge_good": Frames(
         _lines("{Oh/Ooh}, nice!", "Oh wow!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
                "{Oh/Ooh}, that sounds good!", "Well, that's nice!", "{Oh, /Ah, /}that's great to hear."),
-        _lines("past|How did it go?", "future|What are you most looking forward to?", "past|What was it like?",
+        _lines("past|event+trip+dated:How did it go?", "future|What are you most looking forward to?",
+               "past|What was it like?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                "How do you feel about it now?", "past|What was the best part?", "future|What's next for you?",
@@ -427,11 +429,10 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("Don't be too hard on yourself.", "Aw, it sounds like you really care.",
-               "It's clear you feel bad about it.", "{Oh, /Aw, /}we all make mistakes.", "Hey, nobody's perfect."),
+               "It's clear you feel bad about it.", "{Aw, /Oh, /}that sounds like it's weighing on you."),
         _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
                "How are you feeling about it now?"),
-        _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.",
-               "That shows you're a thoughtful person.")),
+        _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.", "Be kind to yourself.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
@@ -471,6 +472,9 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), _WHEN_GIVEN),
+    # there now: "I am on vacation in Bali"
+    (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
+                                         re.IGNORECASE)),
     # how it went, once the speaker has said ("It was so fun!")
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
@@ -530,7 +534,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"looking forward to(?: most)?\?$"),
      re.compile(r"\b(?:can'?t wait to|cannot wait to|looking forward to|excited to|so ready to) \w+", re.IGNORECASE)),
     (re.compile(r"^What are your plans\?"),
-     re.compile(r"\b(?:plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
+     re.compile(r"\b(?:no plans|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
                 r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
     (re.compile(r"^How are you preparing|^Have you been preparing"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
@@ -581,22 +585,29 @@ _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
 _HARMED = re.compile(r"\b(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|kill\w*|"
                      r"destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked|"
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
-                     r"insult\w*|yelled|screamed|threaten\w*)\b", re.IGNORECASE)
+                     r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
+                     r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
+                     r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR))\b", re.IGNORECASE)
 _SAYS_HARM = re.compile(r"terrible thing to do")
-# Reaction lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of
-# feeling alone or of a story merely sad.
-_SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED))
+_SAYS_FUNNY = re.compile(r"funny story|laugh")
+# Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
+# or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal.
+_SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
                      re.IGNORECASE)
-_WISHES_LUCK = re.compile(r"hope|promising|luck")
+_WISHES_LUCK = re.compile(r"hope|luck")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
                                "ease", "ease_guilt", "interest", "disgust"})
-# Fear told beside the news: "I did get it! ... I was so nervous." is good news for all its nerves
+# Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|afraid|worried|anxious|nervous|terrified|stress(?:ed|ful)?)\b", re.IGNORECASE)
+_CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|passed|"
+                         r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
+                         r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
+                         r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it)\b", re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -647,6 +658,10 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
                                                         or topic.askable and not topic.plural)
             for kind in line.kinds))
     return True
+
+
+def _grounded(line: Line, story: str) -> bool:
+    return all(ground.search(story) for says, ground in _SAID_ONLY_OF if says.search(line.text))
 
 
 def _in_time(times: list[str], time: str) -> bool:
@@ -727,12 +742,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
     time = story_time(speaker)
-    if stance == "celebrate" and time == "future" and not told_events(latest, "good"):
-        # gladness at what is still to come is met with hope: "I'm looking forward to meeting friends this weekend"
-        # (news still to come, a move or a trip, is cheered)
-        stance = "look_forward"
     feared = stance == "reassure" or stance in ("acknowledge", "look_forward") and _FEARED.search(story)
-    if feared and time == "past" and news(_FEARED.sub(" ", latest)) == (False, True):
+    if feared and time == "past" and _CAME_RIGHT.search(latest) and not news(_FEARED.sub(" ", latest))[0]:
         # the feared thing went well
         stance = "relief"
     if stance == "look_forward" and time == "now" and not any(latest_news):
@@ -777,7 +788,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
-        usable = [line for line in lines if _usable(line, topic, time, feeling)]
+        usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)]
         named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds not in (None, _SELF)]
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
@@ -812,8 +823,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good"))
-    reactions = tuple(line for line in frames.reactions
-                      if all(ground.search(story) for says, ground in _SAID_ONLY_OF if says.search(line.text)))
+    reactions = tuple(line for line in frames.reactions if _grounded(line, story))
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
@@ -882,8 +892,8 @@ class TopicReplyWriter(ReplyWriter):
         told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), listener_stance(emotion))
-        if stance == "ease" and emotion.fine == "guilty" and not _EMBARRASSED.search(told):
-            # guilt voted, as for guilt told: "I forgot to pick him up as I overslept" is no funny story
+        if stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told):
+            # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story
             stance = "ease_guilt"
         text = topic_reply(history, stance, rank)
         if text is None or not fits(text):

@@ -515,8 +515,8 @@ def test_everyday_happenings_are_named(turn, name):
     assert name in {event.name for side in ("good", "bad") for event in told_events(turn, side)}, turn
 
 
-def test_gladness_at_what_is_still_to_come_is_hope():
-    """"That must feel so good" is for what has happened; a weekend ahead is asked about."""
+def test_gladness_at_what_is_still_to_come_is_not_asked_how_it_went():
+    """"That must feel so good" is for what has happened, not for a weekend ahead."""
     turn = "I'm looking forward to meeting with some friends on the weekend."
     for variant in range(12):
         answer = topic_reply(said(turn + " " * variant).history, "celebrate")
@@ -529,6 +529,10 @@ def test_the_feared_thing_going_well_is_met_with_relief():
     for stance in ("reassure", "acknowledge"):
         answer = topic_reply(history, stance)
         assert re.search(r"relief|glad|phew|weight off", answer, re.I), answer
+    # a fright with a glad-sounding word in it is no relief
+    scare = said("My taxi driver decided the empty highway at night was the perfect time to tell me how he killed a "
+                 "man.").history
+    assert not re.search(r"relief|glad|phew|weight off", topic_reply(scare, "reassure"), re.I)
 
 
 def test_a_recovery_still_to_be_confirmed_is_hoped_for_not_celebrated():
@@ -563,13 +567,26 @@ def test_embarrassment_and_anger_at_oneself_are_eased(turn, voted):
     assert stance == "ease" and not re.search(r"terrible thing|rude|maddening|rough", answer), answer
 
 
-def test_a_guilty_vote_is_eased_as_guilt_not_laughed_off():
+@pytest.mark.parametrize("fine", ["guilty", "ashamed"])
+def test_guilt_or_shame_voted_is_not_laughed_off(fine):
     writer = TopicReplyWriter()
-    request = said("I was supposed to drive a friend to work.", "Oh, what happened?",
-                   "I forgot to pick him up as I overslept.")
-    guilty = EmotionResult("guilty", coarse_of("guilty"), (Vote("text", "text", "guilty", 0.9),), "test")
-    answer, written = writer.reply(request, guilty)
-    assert written and not re.search(r"funny|laugh|best of us|embarrass", answer), answer
+    voted = EmotionResult(fine, coarse_of(fine), (Vote("text", "text", fine, 0.9),), "test")
+    for turns in (("I was supposed to drive a friend to work.", "Oh, what happened?",
+                   "I forgot to pick him up as I overslept."),
+                  ("I haven't had a drink in almost a year, but yesterday I relapsed. I feel like such a loser.",)):
+        for variant in range(6):
+            answer, written = writer.reply(said(*turns[:-1], turns[-1] + " " * variant), voted)
+            assert written and not re.search(r"funny|laugh|best of us|we all make mistakes|embarrass", answer), \
+                answer
+
+
+def test_a_funny_story_is_promised_only_of_a_slip_or_a_laugh():
+    said_of = {turn: {topic_reply(said(turn + " " * variant).history, "ease") for variant in range(30)}
+               for turn in ("My girlfriend cheated on me and I don't know how to forgive her.",
+                            "I slipped and fell flat on my face in front of everyone at the store.")}
+    betrayal, slip = said_of.values()
+    assert not any(re.search(r"funny story|laugh", answer) for answer in betrayal), betrayal
+    assert any(re.search(r"funny story|laugh", answer) for answer in slip), slip
 
 
 def test_a_kindness_is_met_with_thanks_to_the_one_who_did_it():
