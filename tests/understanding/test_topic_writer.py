@@ -581,10 +581,13 @@ def test_guilt_or_shame_voted_is_not_laughed_off(fine):
 
 
 def test_a_funny_story_is_promised_only_of_a_slip_or_a_laugh():
-    said_of = {turn: {topic_reply(said(turn + " " * variant).history, "ease") for variant in range(30)}
-               for turn in ("My girlfriend cheated on me and I don't know how to forgive her.",
-                            "I slipped and fell flat on my face in front of everyone at the store.")}
-    betrayal, slip = said_of.values()
+    # after the listener's question, so that a comment follows the reaction
+    betrayal, slip = ({topic_reply(said(*turns[:-1], turns[-1] + " " * variant).history, "ease")
+                       for variant in range(30)}
+                      for turns in (("My girlfriend cheated on me.", "Oh no, how long were you together?",
+                                     "Three years. I don't know how to forgive her."),
+                                    ("I slipped and fell flat on my face at the store.", "Oh no, were you hurt?",
+                                     "No, just my pride. Everyone saw it.")))
     assert not any(re.search(r"funny story|laugh", answer) for answer in betrayal), betrayal
     assert any(re.search(r"funny story|laugh", answer) for answer in slip), slip
 
