@@ -112,8 +112,9 @@ EVENTS: tuple[Event, ...] = (
            "future+now|When is the baby due?", "future+now|Do you know if it's a boy or a girl?",
            "recent|How is the little one doing?", "recent|Are you getting any sleep?",
            reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
+    # not "I got a job interview"
     _event("hired", "good", r"(?:got|landed|accepted|offered) (?:the|a|my|that|an) (?:new )?(?:\w+ )?(?:job|position|"
-           r"offer)|got hired|new job|start(?:ing|ed)? (?:a|my) (?:new )?job",
+           r"offer)(?! interview)|got hired|new job|start(?:ing|ed)? (?:a|my) (?:new )?job",
            "past+future|self:When do you start?", "self:What will you be doing?",
            "recent|self:How is the new job going?",
            reactions=("self:{Congrats/Congratulations} on the new job!", "{Oh/Wow}, a new job, how exciting!")),
@@ -140,7 +141,8 @@ EVENTS: tuple[Event, ...] = (
            r"deployed|overseas",
            "When will you see each other again?", "Do you get to talk often?",
            reactions=("{Aw/Oh}, missing someone is so hard.",), is_news=False),
-    _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to",
+    _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|"
+           r"(?:don't|do not) have (?:a lot of |many |any )?friends",
            "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
            reactions=("{Aw/Oh}, feeling lonely is so hard.",)),
     _event("first_day", "any", r"first day(?! off)",

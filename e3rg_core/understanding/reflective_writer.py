@@ -45,7 +45,9 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally 
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
                    r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over)\b", re.IGNORECASE)
-ILLNESS = re.compile(r"\b(?:sick|ill|illness|cancer|tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
+# Not "called in sick", "sick of it", "sick and tired"
+ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! of| and tired| day)|ill|illness|cancer|"
+                     r"tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
                      r"self[- ]harm\w*|suicid\w*|overdos\w*|"
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
@@ -72,7 +74,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
                        r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
-                       r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|"
+                       r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
@@ -102,6 +104,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"
+                        r"(?:able|managed) to (?:get|have) (?:it|my \w+|the \w+) (?:fixed|repaired|back|done)|"
                         r"turned out (?:to be )?(?:better|great|fine|well|good|okay))\b",
                         re.IGNORECASE)
 

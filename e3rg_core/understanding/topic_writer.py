@@ -33,7 +33,8 @@ KINDS: dict[str, str] = {
         kid child children baby grandmother grandma granny grandfather grandpa grandparents cousin cousins nephew
         nephews niece nieces roommate roommates coworker coworkers co-worker co-workers partner fiance fiancee aunt
         uncle supervisor teacher stepdad stepmom siblings sibling classmates buddy""",
-    "pet": "dog dogs cat cats puppy kitten kitty pet pets bird horse fish hamster rabbit bunny",
+    "pet": """dog dogs cat cats puppy kitten kitty pet pets bird horse fish hamster rabbit bunny goat pony
+        parrot turtle lizard ferret""",
     "work": "job offer promotion raise interview career position business shift project presentation",
     "study": """exam exams test tests finals class classes college school university grade grades degree semester
         quiz homework essay thesis graduation course""",
@@ -63,6 +64,9 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
                         r"game (?:plan|console|system)|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # a young animal is no child: "My dogs attacked my baby goat"
+                        r"baby (?=goats?|birds?|chicks?|cows?|calf|calves|deer|horses?|pigs?|ducks?|bunn(?:y|ies)|"
+                        r"squirrels?|lambs?|sheep)|"
                         # a newborn says nothing yet: "What did your child say?"
                         r"(?:child|son|daughter|kid|baby) (?:being |was |were |is |getting )?born|"
                         # an ex is not "your boyfriend"
@@ -457,7 +461,7 @@ FRAMES: dict[str, Frames] = {
 # promotion I was hoping for" of no hope still held.
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
                      r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
-                     r"(?<!not )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)|"
+                     r"(?<!not )(?<!was )(?<!were )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
                      r"preparing|prepare|packing|plan\w*|hope (?:I|we|it)|(?<!was )(?<!were )hoping|"
@@ -809,10 +813,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     def follow_up(reaction: str) -> str | None:
         named = topic is not None and re.search(rf"\b{topic.noun}\b", reaction) is not None
         # "I'd be nervous too. It's okay to be nervous." says its word twice
-        said = {word for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
+        # by stem too: "That's so annoying! You have every right to be annoyed."
+        said = {word[:5] for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
 
         def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
-            return tuple(line for line in lines if not said & set(_WORD.findall(line.text.lower())))
+            return tuple(line for line in lines if not said & {word[:5] for word in _WORD.findall(line.text.lower())})
         if answered:
             return pick(fresh(frames.comments), False, named)
         # a question about what happened, most of the time: it follows from this story and no other

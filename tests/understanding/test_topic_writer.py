@@ -93,6 +93,10 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("My boss is not a very nice person.", (True, False)),
     ("Watching my son being born gave me a happiness I had never felt.", (False, True)),
     ("I was able to ace this interview.", (False, True)),
+    ("Sometimes people are very inconsiderate.", (True, False)),
+    ("I was able to get my car fixed.", (False, True)),
+    # a coworker who called in sick is not ill
+    ("He called in sick, but spent the day at the waterpark with his kids.", (False, False)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -405,6 +409,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("I remember the PS4 launch. I was really looking forward to having it delivered.", "past"),
     # "need" is no past verb
     ("I need to get to her concert tonight at 8!", "future"),
+    ("Yesterday I woke up in such a great mood that I was ready to face any problem.", "past"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
@@ -510,6 +515,7 @@ def test_a_killing_names_the_one_killed_and_self_harm_names_no_one_else():
     ("I watched a video about a man who made a table out of chocolate.", "screen"),
     ("We ended up breaking up for a bit.", "breakup"),
     ("I've been trying to eat healthier and work out more.", "weight"),
+    ("I don't have a lot of friends.", "lonely"),
 ])
 def test_everyday_happenings_are_named(turn, name):
     assert name in {event.name for side in ("good", "bad") for event in told_events(turn, side)}, turn
@@ -616,6 +622,35 @@ def test_missing_a_pastime_is_nostalgia():
         assert situation_stance("I miss watching chiller theatre with my family on fridays.",
                                 STANCES[voted]) == "reminisce"
     assert situation_stance("I miss my grandpa so much.", STANCES["reminisce"]) != "reminisce"
+
+
+def test_a_reply_does_not_say_one_word_twice():
+    """"That's so annoying! You have every right to be annoyed.": the follow-up shares no stem with the reaction."""
+    said_twice = []
+    for turn in ("I locked my keys in my car at the store.", "My neighbor's dog barks all night.",
+                 "I told my friend a secret and she spread it around.", "My flight got cancelled again."):
+        for stance in ("validate", "comfort", "acknowledge_bad"):
+            for variant in range(10):
+                # a question first and then without one, for comments and for questions
+                history = said(turn, "Oh no, what happened?", "It was like that all day." + " " * variant).history
+                for asked in (history, history[:1]):
+                    reaction, follow = re.split(r"(?<=[.!?]) ", topic_reply(asked, stance), maxsplit=1)
+                    stems = [{word[:5] for word in re.findall(r"[a-z]{5,}", part.lower())}
+                             for part in (reaction, follow)]
+                    if stems[0] & stems[1] - {"sorry", "think", "there", "about", "would", "really"}:
+                        said_twice.append((reaction, follow))
+    assert not said_twice, said_twice
+
+
+def test_a_young_animal_is_no_child():
+    topic = find_topic("My 3 dogs attacked my baby goat and she died last night from the injuries.", "loss")
+    assert topic is not None and topic.phrase == "your goat" and topic.pronoun == "she", topic
+
+
+def test_a_job_interview_is_no_job_offer():
+    assert "hired" not in {e.name for e in told_events("I got a job interview for a very prestigious company.",
+                                                      "good")}
+    assert "hired" in {e.name for e in told_events("I got a job offer from the hospital!", "good")}
 
 
 def test_a_person_breaking_down_or_confessing_a_lie_is_no_happening_of_that_kind():
