@@ -141,7 +141,8 @@ EVENTS: tuple[Event, ...] = (
            r"deployed|overseas",
            "When will you see each other again?", "Do you get to talk often?",
            reactions=("{Aw/Oh}, missing someone is so hard.",), is_news=False),
-    _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|"
+    _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
+           r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"
            r"(?:don't|do not) have (?:a lot of |many |any )?friends",
            "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
            reactions=("{Aw/Oh}, feeling lonely is so hard.",)),
@@ -212,7 +213,9 @@ EVENTS: tuple[Event, ...] = (
            "past|How did it go?", "future|Where are you going?", "past|Are you going to see each other again?"),
     _event("military", "any", r"military|army|navy|air force|marines|boot camp|deploy\w+",
            "How long will they be gone?", "Do you get to talk often?", "How are you holding up?"),
-    _event("sports", "any", r"(?:my|our|the) team|playoffs|championship|super bowl|world series|the finals",
+    # a team that plays, not "a lady on my team" at work
+    _event("sports", "any", r"(?:my|our|the) (?:favou?rite |home |local )?team (?:won|lost|made|beat|is playing|plays|"
+           r"played|got)|favou?rite team|playoffs|championship|super bowl|world series|the finals",
            "Have you always been a fan?", "past|Did you watch it live?", "future|Are you going to watch?"),
     _event("creep", "bad", r"creep\w*|follow(?:ed|ing) me|stalk\w*|star(?:ed|ing) at me|harass\w*",
            "past|Did you tell anyone?", "past|self:Do you feel safe now?",

@@ -100,7 +100,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|winning|"
-                        r"ace (?:this|the|my|that|it)|acing|"
+                        r"ace (?:this|the|my|that|it)|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"
@@ -109,15 +109,14 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         re.IGNORECASE)
 
 _SELF_CONSCIOUS = re.compile(r"\b(?:embarrass\w*|humiliat\w*|mortified|blush\w*|"
-                             r"face (?:got|gets|get|went|turned|was) (?:so |all |bright |beet )?red|"
-                             r"(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self)\b",
-                             re.IGNORECASE)
+                             r"face (?:got|gets|get|went|turned|was) (?:so |all |bright |beet )?red)\b", re.IGNORECASE)
+_ANGRY_AT_SELF = re.compile(r"\b(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self\b", re.IGNORECASE)
 _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sent|brought|cooked) (?:me|us)|"
                        r"surprised (?:me|us)|took care of|looked after|(?:was|is|are|were|be) (?:always )?there for|"
                        r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
-_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those days|when)\b|"
+_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those days)\b|"
                               r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
                       r"hurt|no one (?:else )?(?:was|got) hurt|lucky to be (?:alive|here|okay|ok))\b", re.IGNORECASE)
@@ -365,10 +364,12 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     # missing a pastime is nostalgia, not bad news: "I miss watching chiller theatre with my family on fridays"
     if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text):
         return "reminisce"
-    # embarrassment told outright, or anger at oneself ("I'm so angry at myself, I passed wind in front of my
-    # boss"): the speaker is eased, not condoled with or agreed with that it is maddening
+    # embarrassment told outright, or anger at oneself ("I'm so mad at myself, I missed a deadline"): the speaker is
+    # eased, not condoled with or agreed with that it is maddening
     if not voted.cheer and _SELF_CONSCIOUS.search(text):
         return "ease"
+    if not voted.cheer and _ANGRY_AT_SELF.search(text):
+        return "ease_guilt"
     # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not
     if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
         return "relief"

@@ -262,7 +262,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past+now|Oh, what a relief!", "past+now|Phew, I'm so glad to hear that.",
                "past+now|That's such a relief.", "future|{Oh, /}I hope you get good news!",
                "future|Fingers crossed for good news!"),
-        _lines("past+now|How are you feeling now?", "past+now|Did it feel like a weight off?",
+        _lines("past+now|self:How are you feeling now?", "past+now|Did it feel like a weight off?",
                f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?", "future|How are you feeling about it?"),
         _lines("past|That must have been a scary time.", "past+now|What a weight off your shoulders.",
                "past+now|You must feel so much lighter.", "future|I'm sure it's been on your mind.")),
@@ -433,7 +433,7 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("Don't be too hard on yourself.", "Aw, it sounds like you really care.",
-               "It's clear you feel bad about it.", "{Aw, /Oh, /}that sounds like it's weighing on you."),
+               "It's clear you feel bad about it."),
         _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
                "How are you feeling about it now?"),
         _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.", "Be kind to yourself.")),
@@ -461,7 +461,8 @@ FRAMES: dict[str, Frames] = {
 # promotion I was hoping for" of no hope still held.
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
                      r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
-                     r"(?<!not )(?<!was )(?<!were )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)|"
+                     r"(?<!not )(?<!was )(?<!were )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)"
+                     r"(?! this day| death)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
                      r"preparing|prepare|packing|plan\w*|hope (?:I|we|it)|(?<!was )(?<!were )hoping|"

@@ -410,6 +410,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     # "need" is no past verb
     ("I need to get to her concert tonight at 8!", "future"),
     ("Yesterday I woke up in such a great mood that I was ready to face any problem.", "past"),
+    ("He's doing much better, but the thought still leaves me scared to this day.", "now"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
@@ -570,7 +571,7 @@ def test_a_bright_side_the_speaker_found_is_taken_up():
 def test_embarrassment_and_anger_at_oneself_are_eased(turn, voted):
     stance = situation_stance(turn, STANCES[voted])
     answer = topic_reply(said(turn).history, stance)
-    assert stance == "ease" and not re.search(r"terrible thing|rude|maddening|rough", answer), answer
+    assert stance.startswith("ease") and not re.search(r"terrible thing|rude|maddening|rough", answer), answer
 
 
 @pytest.mark.parametrize("fine", ["guilty", "ashamed"])
