@@ -55,7 +55,8 @@ EVENTS: tuple[Event, ...] = (
            "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
            reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
     # someone else's doing, as for a theft: "I lied to my mother" is a confession
-    _event("lied", "bad", r"(?<!I )(?<!we )(?:lied|lying) to|betray\w*|behind my back|went back on",
+    _event("lied", "bad", r"(?<!I )(?<!we )(?:lied|lying) to|betray\w*|behind my back|went back on|"
+           r"promises? (?:he|she|they) (?:can't|cannot|couldn't|never) keep|broke (?:his|her|their|a) promise",
            "past|How did you find out?", "Have you talked to them about it?",
            reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",
@@ -82,7 +83,8 @@ EVENTS: tuple[Event, ...] = (
            r"flood\w*|wildfires?",
            "past|Is everyone safe?", "past|Was there much damage?", "future|Are you ready for it?",
            "future|Do you have somewhere safe to go?"),
-    _event("critter", "any", r"spiders?|snakes?|mice|mouse|rats?|roach\w*|cockroach\w*|wasps?|bees?|ants|raccoons?",
+    _event("critter", "any", r"spiders?|snakes?|mice|mouse|rats?|roach\w*|cockroach\w*|wasps?|bees?|ants|raccoons?|"
+           r"mosquito(?:e?s)?|fleas|bed ?bugs",
            "past|How did you get it out?", "past|Have you seen any more since?"),
     _event("noise", "any", r"(?:heard|hear) (?:a|some|something|noises?|footsteps|someone)|noises? (?:at night|outside|"
            r"downstairs)",
@@ -142,6 +144,7 @@ EVENTS: tuple[Event, ...] = (
            "When will you see each other again?", "Do you get to talk often?",
            reactions=("{Aw/Oh}, missing someone is so hard.",), is_news=False),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
+           r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
            r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"
            r"(?:don't|do not) have (?:a lot of |many |any )?friends",
            "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
@@ -180,7 +183,8 @@ EVENTS: tuple[Event, ...] = (
            "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?",
            reactions=("{Ouch/Oh no}!", "Ouch, that sounds painful.")),
     _event("weight", "any", r"diet\w*|lost (?:\d+|\w+) pounds|gained (?:\d+|\w+ )?(?:pounds|weight)|gym|working out|"
-           r"work out|exercis\w+|eat(?:ing)? (?:more )?health(?:y|ier)|(?:get|getting|got) in(?:to)? shape",
+           r"work out|exercis\w+|eat(?:ing)? (?:more )?health(?:y|ier)|(?:get|getting|got) in(?:to)? shape|"
+           r"(?:took up|started|start) running",
            "How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),
     _event("found_money", "good", r"found (?:a |some |\$?\d+ )?(?:dollars?|money|cash|bills?|twenty|\$\d+)",
            "past|What did you do with it?", "past|Where did you find it?",
@@ -198,6 +202,10 @@ EVENTS: tuple[Event, ...] = (
            "future|How are you preparing for it?", "past|How do you think it went?", "past|When will you hear back?",
            "What's the job?",
            reactions=("future|Good luck, you've got this!",)),
+    _event("applied", "any", r"applied (?:for|to)|(?:sent|submitted|turned) in (?:my|an|the) application|"
+           r"get (?:this|the) job",
+           "When will you hear back?", "What's the job?",
+           reactions=("future+now|Fingers crossed for you!",)),
     # an easy time, which ED speakers tell of as often as of news
     _event("reading", "good", r"(?:reading|read|finished) (?:a|my|the|this|that) (?:\w+ )?(?:book|novel)",
            "now|What are you reading?", "past|What was the book?", "Would you recommend it?",
@@ -257,7 +265,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ooh/Oh}, that sounds like an amazing trip!", "self:{Ooh/Oh}, lucky you!")),
     _event("injury", "bad", r"(?:broke|broken|sprain\w*|twisted|fractured) (?:my|his|her|their|a) (?:\w+ )?(?:arm|leg|"
            r"ankle|wrist|foot|toe|finger|nose|hand|back)|stitches|(?:cut|burn\w*) my (?:finger|hand|arm|leg)|"
-           r"(?:cut|burned) myself",
+           r"(?:cut|burned) myself|(?:hit|stubbed|banged|jammed|smashed) my (?:toe|head|knee|finger|elbow|shin|foot)",
            "recent|How is it healing?", "past|self:Did you have to go to the doctor?",
            reactions=("Ouch, that sounds so painful.", "{Ouch/Oh no}, I'm sorry!")),
     _event("promotion", "good",
@@ -275,7 +283,8 @@ EVENTS: tuple[Event, ...] = (
            r"shoes?|sandwich|food|dinner|lunch)",
            "past|pet:Did you catch {topic} in the act?", "pet:How do you stay mad at {topic}?"),
     _event("empty_nest", "any", r"(?:son|daughter|kids?|children|child) (?:\w+ )?(?:moved out|left for college|went "
-           r"(?:off )?to college|leaves? for college|is leaving for college)|empty nest",
+           r"(?:off )?to college|leaves? for college|is leaving for college|(?:going|heading) off to college)|"
+           r"empty nest",
            "How are you finding the quiet house?", "Do you get to talk often?",
            reactions=("{Aw/Oh}, they grow up so fast.", "{Aw/Oh}, that's such a big change.")),
     _event("birthday", "good", r"(?:my|it's my|it was my|is my) (?:\w+ )?birthday",
@@ -305,7 +314,8 @@ EVENTS: tuple[Event, ...] = (
     _event("stood_up", "bad", r"stood (?:me|us) up|never showed up|no[- ]show",
            "past|Did they ever explain?", "Has it happened before?",
            reactions=("{Ugh/Oh man}, being stood up is the worst.",)),
-    _event("gift", "good", r"(?:gave|got|bought|sent) me (?:a |an |some |the )?(?:\w+ )?(?:gift|present|flowers|card|"
+    _event("gift", "good", r"gift card|"
+           r"(?:gave|got|bought|sent) me (?:a |an |some |the )?(?:\w+ )?(?:gift|present|flowers|card|"
            r"necklace|ring|watch|chocolates?|surprise)",
            "past|Did you get to thank them?",
            reactions=("{Aw/Oh}, how thoughtful!", "{Aw/Oh}, what a sweet gift!")),

@@ -598,6 +598,10 @@ _SAYS_FUNNY = re.compile(r"funny story|laugh")
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal.
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED))
+# Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
+# must feel so good" to "I totally do feel great".
+_NEVER_SAID_OF = ((re.compile(r"annoying"), _HARMED),
+                  (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
                      re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
@@ -666,7 +670,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
 
 
 def _grounded(line: Line, story: str) -> bool:
-    return all(ground.search(story) for says, ground in _SAID_ONLY_OF if says.search(line.text))
+    return (all(ground.search(story) for says, ground in _SAID_ONLY_OF if says.search(line.text))
+            and not any(says.search(line.text) and told.search(story) for says, told in _NEVER_SAID_OF))
 
 
 def _in_time(times: list[str], time: str) -> bool:
@@ -754,6 +759,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
+    if stance == "look_forward" and time == "now" and latest_news == (False, True):
+        # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
+        stance = "celebrate"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news

@@ -97,6 +97,7 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("I was able to get my car fixed.", (False, True)),
     # a coworker who called in sick is not ill
     ("He called in sick, but spent the day at the waterpark with his kids.", (False, False)),
+    ("I think so.. I have made some friends.", (False, True)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -517,6 +518,13 @@ def test_a_killing_names_the_one_killed_and_self_harm_names_no_one_else():
     ("We ended up breaking up for a bit.", "breakup"),
     ("I've been trying to eat healthier and work out more.", "weight"),
     ("I don't have a lot of friends.", "lonely"),
+    ("Since I moved to Dallas I have not met any friends.", "lonely"),
+    ("I applied for a job at the bank and I have a good feeling about it.", "applied"),
+    ("My older brother always makes promises he can't keep.", "lied"),
+    ("There were a ton of mosquitoes in the garden.", "critter"),
+    ("I stubbed my toe on the doorway.", "injury"),
+    ("A former client emailed me a gift card out of the blue!", "gift"),
+    ("I took up running this spring.", "weight"),
 ])
 def test_everyday_happenings_are_named(turn, name):
     assert name in {event.name for side in ("good", "bad") for event in told_events(turn, side)}, turn
@@ -641,6 +649,22 @@ def test_a_reply_does_not_say_one_word_twice():
                     if stems[0] & stems[1] - {"sorry", "think", "there", "about", "would", "really"}:
                         said_twice.append((reaction, follow))
     assert not said_twice, said_twice
+
+
+def test_harm_is_not_called_annoying_and_a_feeling_told_is_not_guessed():
+    for variant in range(20):
+        assert "annoying" not in topic_reply(said("One time someone kicked my dog!" + " " * variant).history,
+                                             "validate")
+        told = said("I ate three pizzas.", "Are you okay?", "I'm pretty thin, but I totally do feel great." +
+                    " " * variant).history
+        assert "must feel" not in topic_reply(told, "celebrate")
+
+
+def test_good_news_already_here_is_cheered_not_wished_luck():
+    turn = "One of my art pieces has been chosen to be put in an exhibition!"
+    for variant in range(20):
+        answer = topic_reply(said(turn + " " * variant).history, "look_forward")
+        assert CHEER.search(answer) and not re.search(r"hope|luck|fingers|promising", answer, re.I), answer
 
 
 def test_a_young_animal_is_no_child():
