@@ -101,7 +101,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|winning|"
                         r"ace (?:this|the|my|that|it)|acing|did (?:really |so |very |pretty )?(?:well|great)|"
-                        r"made (?:some |a few |a lot of |new )?(?:new )?friends|"
+                        r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"

@@ -98,6 +98,7 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     # a coworker who called in sick is not ill
     ("He called in sick, but spent the day at the waterpark with his kids.", (False, False)),
     ("I think so.. I have made some friends.", (False, True)),
+    ("I am so hyped about Lebron joining the Lakers!", (False, True)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
