@@ -202,7 +202,9 @@ EVENTS: tuple[Event, ...] = (
            "future|How are you preparing for it?", "past|How do you think it went?", "past|When will you hear back?",
            "What's the job?",
            reactions=("future|Good luck, you've got this!",)),
-    _event("applied", "any", r"applied (?:for|to)|(?:sent|submitted|turned) in (?:my|an|the) application|"
+    # a job or a school applied for, not a mortgage
+    _event("applied", "any", r"applied (?:for|to) (?:a |an |the |this |that )?(?:\w+ )?(?:job|position|role|school|"
+           r"college|program|university)|(?:sent|submitted|turned) in (?:my|an|the) (?:job |school )?application|"
            r"get (?:this|the) job",
            "When will you hear back?", "What's the job?",
            reactions=("future+now|Fingers crossed for you!",)),

@@ -100,7 +100,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|winning|"
-                        r"ace (?:this|the|my|that|it)|acing|did (?:really |so |very |pretty )?(?:well|great)|"
+                        r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
@@ -365,15 +365,16 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     # missing a pastime is nostalgia, not bad news: "I miss watching chiller theatre with my family on fridays"
     if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text):
         return "reminisce"
+    # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not;
+    # "I got so embarrassed but thankfully it didn't get ruined" too
+    if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
+        return "relief"
     # embarrassment told outright, or anger at oneself ("I'm so mad at myself, I missed a deadline"): the speaker is
     # eased, not condoled with or agreed with that it is maddening
     if not voted.cheer and _SELF_CONSCIOUS.search(text):
         return "ease"
     if not voted.cheer and _ANGRY_AT_SELF.search(text):
         return "ease_guilt"
-    # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not
-    if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
-        return "relief"
     if voted.cheer and bad and not good:
         return "acknowledge"
     if voted.condolences and good and not bad:

@@ -286,7 +286,7 @@ FRAMES: dict[str, Frames] = {
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
-               "recent+now|That must feel {amazing/so good}.", "I'm {so /really /}happy for you.",
+               "past+now|That must feel {amazing/so good}.",
                "recent+now+future|{Enjoy every bit of it/Soak it all in}!")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
@@ -432,10 +432,8 @@ FRAMES: dict[str, Frames] = {
                "It happens to everyone.")),
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
-        _lines("Don't be too hard on yourself.", "Aw, it sounds like you really care.",
-               "It's clear you feel bad about it."),
-        _lines("person:Have you been able to talk to {topic} about it?", "Is there a way to make it right?",
-               "How are you feeling about it now?"),
+        _lines("Don't be too hard on yourself.", "It's clear you feel bad about it."),
+        _lines("person:Have you been able to talk to {topic} about it?", "How are you feeling about it now?"),
         _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.", "Be kind to yourself.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
@@ -592,7 +590,8 @@ _HARMED = re.compile(r"\b(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|rui
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
                      r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
-                     r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR))\b", re.IGNORECASE)
+                     r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR)|charged (?:me|us|the rest)|got a ticket)\b",
+                     re.IGNORECASE)
 _SAYS_HARM = re.compile(r"terrible thing to do")
 _SAYS_FUNNY = re.compile(r"funny story|laugh")
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone

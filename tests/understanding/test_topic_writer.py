@@ -99,6 +99,8 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("He called in sick, but spent the day at the waterpark with his kids.", (False, False)),
     ("I think so.. I have made some friends.", (False, True)),
     ("I am so hyped about Lebron joining the Lakers!", (False, True)),
+    # no result yet
+    ("I was confident walking into class because I knew I would ace it.", (False, False)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -498,6 +500,7 @@ def test_a_close_call_read_as_a_surprise_is_met_with_relief():
     turn = "I fell asleep at the wheel last night. My phone rang and woke me up. I'm so lucky to be here."
     assert situation_stance(turn, STANCES["surprise"]) == "relief"
     assert situation_stance("I won a trip to Hawaii! Luckily I had the week off.", STANCES["surprise"]) != "relief"
+    assert situation_stance("I got so embarrassed but thankfully it didn't get ruined.", STANCES["ease"]) == "relief"
     topic = find_topic("My kitty that I had since she was a kitten passed away.", "loss")
     assert topic.phrase == "your kitty", topic
 
@@ -671,6 +674,11 @@ def test_good_news_already_here_is_cheered_not_wished_luck():
 def test_a_young_animal_is_no_child():
     topic = find_topic("My 3 dogs attacked my baby goat and she died last night from the injuries.", "loss")
     assert topic is not None and topic.phrase == "your goat" and topic.pronoun == "she", topic
+
+
+def test_a_mortgage_applied_for_is_no_job():
+    assert "applied" not in {e.name for e in told_events("My bank has called me three times a day since I applied for "
+                                                        "a mortgage.", "bad")}
 
 
 def test_a_job_interview_is_no_job_offer():
