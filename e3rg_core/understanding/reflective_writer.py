@@ -111,6 +111,10 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
 
 _SELF_CONSCIOUS = re.compile(r"\b(?:embarrass\w*|humiliat\w*|mortified|blush\w*|"
                              r"face (?:got|gets|get|went|turned|was) (?:so |all |bright |beet )?red)\b", re.IGNORECASE)
+_WRONGED = re.compile(r"\b(?:barfed|puked|vomited|threw up|spilled \w+|yelled|screamed|snapped|swore|cursed|laughed|"
+                      r"lied|stole|spit|spat|sneezed|coughed) (?:on|at|to|from) me\b|"
+                      r"\bcheated on me\b|\bcaught (?:him|her|them)\b|\b(?:holding|held) (?:everyone|us|me) up\b|"
+                      r"\b(?:didn'?t|never) (?:even )?apologi[sz]e", re.IGNORECASE)
 _ANGRY_AT_SELF = re.compile(r"\b(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self\b", re.IGNORECASE)
 _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sent|brought|cooked) (?:me|us)|"
                        r"surprised (?:me|us)|took care of|looked after|(?:was|is|are|were|be) (?:always )?there for|"
@@ -369,6 +373,9 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     # "I got so embarrassed but thankfully it didn't get ruined" too
     if _LUCKILY.search(text) and (not voted.cheer or voted.name == "surprise" and bad):
         return "relief"
+    # wronged, under a vote for embarrassment or guilt: "a drunk guy barfed on me and didn't even apologize"
+    if voted.name == "ease" and _WRONGED.search(text):
+        return "validate"
     # embarrassment told outright, or anger at oneself ("I'm so mad at myself, I missed a deadline"): the speaker is
     # eased, not condoled with or agreed with that it is maddening
     if not voted.cheer and _SELF_CONSCIOUS.search(text):

@@ -67,6 +67,9 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         # a young animal is no child: "My dogs attacked my baby goat"
                         r"baby (?=goats?|birds?|chicks?|cows?|calf|calves|deer|horses?|pigs?|ducks?|bunn(?:y|ies)|"
                         r"squirrels?|lambs?|sheep)|"
+                        # a year of school, not a mark: "She is in 5th grade."
+                        r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                        r"eleventh|twelfth) grade|"
                         # a newborn says nothing yet: "What did your child say?"
                         r"(?:child|son|daughter|kid|baby) (?:being |was |were |is |getting )?born|"
                         # an ex is not "your boyfriend"
@@ -286,7 +289,8 @@ FRAMES: dict[str, Frames] = {
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
-               "past+now|That must feel {amazing/so good}.",
+               "past+now|That must feel {amazing/so good}.", "past+now|I bet you're {thrilled/over the moon}.",
+               "past+now|What a great feeling.",
                "recent+now+future|{Enjoy every bit of it/Soak it all in}!")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
@@ -326,7 +330,9 @@ FRAMES: dict[str, Frames] = {
         _lines("past|What was that like?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               "What do you {like/love} most about it?", "pet:What's {topic}'s name?",
+               # of a thing one has, not of buying groceries or a sad story
+               "pet+thing+home+vehicle+trip+event:What do you {like/love} most about it?",
+               "pet:What's {topic}'s name?",
                "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!",
                "past|event+trip+dated:How {was it/did it go}?",
                "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
@@ -837,6 +843,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good"))
     reactions = tuple(line for line in frames.reactions if _grounded(line, story))
+    if stance == "appreciate" and topic is not None and not re.search(
+            rf"\b{re.escape(topic.noun)}{_DID_A_KINDNESS.pattern}", story, re.IGNORECASE):
+        # "That's so sweet of your coworker" only of the one who did the kindness
+        reactions = tuple(line for line in reactions if "{topic}" not in line.text)
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)

@@ -671,9 +671,38 @@ def test_good_news_already_here_is_cheered_not_wished_luck():
         assert CHEER.search(answer) and not re.search(r"hope|luck|fingers|promising", answer, re.I), answer
 
 
+@pytest.mark.parametrize("turn", [
+    "On the bus a drunk guy barfed on me and he didn't even apologize.",
+    "The lady ahead of me had no idea how to use self checkout and was holding everyone up.",
+    "I questioned him about it and he denied it, but I caught him red handed.",
+])
+def test_someone_wronged_under_an_embarrassed_vote_is_validated(turn):
+    stance = situation_stance(turn, STANCES["ease"])
+    answer = topic_reply(said(turn).history, stance)
+    assert stance == "validate" and not re.search(r"best of us|hard on yourself|funny|embarrass", answer), answer
+
+
+def test_what_is_loved_most_is_asked_only_of_a_thing_one_has():
+    for turn in ("I just got back from buying a few groceries at the store.",
+                 "A young girl told me about her feelings and I began to cry."):
+        for variant in range(12):
+            assert "most about it" not in topic_reply(said(turn + " " * variant).history, "interest")
+
+
+def test_sweet_of_them_is_said_only_of_the_one_who_was_kind():
+    for variant in range(12):
+        answer = topic_reply(said("My coworker asked me out, but I can't see myself with another woman." +
+                                  " " * variant).history, "appreciate")
+        assert "sweet of" not in answer, answer
+    kind = {topic_reply(said("My neighbor brought us dinner when I was sick." + " " * variant).history,
+                        "appreciate") for variant in range(12)}
+    assert any("sweet of your neighbor" in answer for answer in kind), kind
+
+
 def test_a_young_animal_is_no_child():
     topic = find_topic("My 3 dogs attacked my baby goat and she died last night from the injuries.", "loss")
     assert topic is not None and topic.phrase == "your goat" and topic.pronoun == "she", topic
+    assert find_topic("She is in 5th grade.", "celebrate") is None
 
 
 def test_a_mortgage_applied_for_is_no_job():
