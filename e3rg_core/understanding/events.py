@@ -185,7 +185,7 @@ EVENTS: tuple[Event, ...] = (
     _event("weight", "any", r"diet\w*|lost (?:\d+|\w+) pounds|gained (?:\d+|\w+ )?(?:pounds|weight)|gym|working out|"
            r"work out|exercis\w+|eat(?:ing)? (?:more )?health(?:y|ier)|(?:get|getting|got) in(?:to)? shape|"
            r"(?:took up|started|start) running",
-           "How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),
+           "past+now|How long have you been at it?", "What's been the hardest part?", "Do you have a routine?"),
     _event("found_money", "good", r"found (?:a |some |\$?\d+ )?(?:dollars?|money|cash|bills?|twenty|\$\d+)",
            "past|What did you do with it?", "past|Where did you find it?",
            reactions=("{Ooh/Wow}, lucky find!",)),

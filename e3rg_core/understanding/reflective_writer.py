@@ -99,7 +99,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
-                        r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|winning|"
+                        r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|"
                         r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
                         # "I did get it!" after the wait; a job found after being fired

@@ -94,6 +94,8 @@ _NOUNS_FOR = {
     "sorts": frozenset("""job project business position class course test exam degree party concert show game movie
         trip vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split()),
     "purpose": frozenset("appointment surgery interview presentation project party gift loan".split()),
+    # work that is a post to be started, not a project done well
+    "position": frozenset("job offer promotion position career".split()),
     # people a listener might ask to hear about ("What's your boyfriend like?"), not a husband of ten years
     "newcomer": frozenset("""girlfriend boyfriend neighbor neighbour roommate coworker co-worker partner fiance fiancee
         boss supervisor teacher classmates buddy""".split()),
@@ -278,7 +280,8 @@ FRAMES: dict[str, Frames] = {
                "That's amazing!", "work+study:That's amazing, well done!",
                "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!"),
-        _lines("future|work:When do you start?", "work:What will you be doing?", "work:How are you going to celebrate?",
+        _lines("future|work:When do you start?", "position:What will you be doing?",
+               "work:How are you going to celebrate?",
                "past|study:All that hard work paid off. How are you celebrating?",
                "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
                "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
@@ -295,9 +298,10 @@ FRAMES: dict[str, Frames] = {
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
-               "event+trip:Oh, that sounds like so much fun!", "work+study:Good luck, you've got this!"),
+               "event+trip:Oh, that sounds like so much fun!", "work+study:{Good luck/Best of luck}, you've got this!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
-               "future|event+trip:Who's going with you?", "future|study+work:How are you preparing for it?",
+               "future|event+trip:Who's going with you?",
+               "future|study+work:How are you {preparing for it/getting ready}?",
                "future|What are you most looking forward to?", "How are you feeling about it?",
                "future|What are your plans?", "future|purpose:What's the {noun} for?",
                "future|sorts:What kind of {noun} is it?"),
@@ -331,7 +335,8 @@ FRAMES: dict[str, Frames] = {
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                # of a thing one has, not of buying groceries or a sad story
-               "pet+thing+home+vehicle+trip+event:What do you {like/love} most about it?",
+               "now|What do you {like/love} most about it?",
+               "past|pet+thing+home+vehicle:What do you {like/love} most about it?",
                "pet:What's {topic}'s name?",
                "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!",
                "past|event+trip+dated:How {was it/did it go}?",
@@ -343,7 +348,7 @@ FRAMES: dict[str, Frames] = {
     "acknowledge": Frames(
         _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Wow}, that's quite something.", "{Oh/Ah}, gotcha.",
                "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Wow}, okay."),
-        _lines("How are you feeling about it?", "past|What happened next?",
+        _lines("How are you feeling about {it/it all}?", "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
@@ -360,7 +365,7 @@ FRAMES: dict[str, Frames] = {
         _lines("Oh no.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
-        _lines("How are you feeling about it?", "How are you holding up{/ through all this}?",
+        _lines("How are you feeling about {it/it all}?", "How are you holding up{/ through all this}?",
                "past|What happened?",
                "purpose:What's the {noun} for?",
                "past|Is it still on your mind?",
@@ -391,7 +396,8 @@ FRAMES: dict[str, Frames] = {
                "past|Did it get any better?", "Do you have someone to talk to about it?",
                "What would make it a little easier?", "person:How are things with {topic} now?",
                "past|person:Have you talked to {topic} about it?", "past|money:Were you able to sort it out?"),
-        _lines("I hope things get better soon.", "That would get anyone down.", "It's okay to feel down about it.",
+        _lines("I hope things {get better/look up/turn around} soon.", "That would get anyone down.",
+               "It's okay to feel down about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
         _lines("{Oh no/Oh gosh}, that sounds scary!", "{Oh, /Ugh, /}that sounds really stressful.",
@@ -419,14 +425,16 @@ FRAMES: dict[str, Frames] = {
                "How are you dealing with it?"),
         _lines("You have every right to be {upset/annoyed/angry}.",
                "person:Some people {have no consideration/just don't think}.",
-               "I'd be furious too.", "Anyone would be annoyed by that.", "I hope it gets sorted out soon.",
+               "I'd be furious too.", "Anyone would be annoyed by that.",
+               "now+future|I hope it gets sorted out soon.",
                "That would drive me {crazy/up the wall}.", "You deserved better than that.")),
     "disgust": Frames(
         _lines("Ew, that's gross!", "Ugh, how disgusting.", "Yuck!", "{Oh/Ew}, that's nasty.", "Eww, no thank you.",
                "Ugh, that would turn my stomach."),
         _lines("past|What did you {do/end up doing}?", "past|How did you react?",
                "past|person:Did you say anything to {topic}?"),
-        _lines("person:Some people are just gross.", "I'd have been grossed out too.", "That's just vile.")),
+        _lines("person:Some people are just gross.", "I'd have been {/so /totally }grossed out too.",
+               "That's just vile.")),
     "ease": Frames(
         _lines("{Oh no/Oh dear/Oof}, how embarrassing!", "{Aw/Oh}, that happens to the best of us.", "Oh no!",
                "{Aw, /Hey, /}don't be too hard on yourself.", "{Oh no/Oh gosh}, I'd have wanted to hide!",
@@ -439,8 +447,10 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("Don't be too hard on yourself.", "It's clear you feel bad about it."),
-        _lines("person:Have you been able to talk to {topic} about it?", "How are you feeling about it now?"),
-        _lines("Everyone slips up sometimes.", "Feeling bad about it shows you care.", "Be kind to yourself.")),
+        _lines("person:Have you been able to talk to {topic} about it?", "How are you feeling about it now?",
+               "Is there a way to make it right?"),
+        _lines("{Everyone slips up/We all slip up} sometimes.", "Feeling bad about it shows you care.",
+               "Be kind to yourself.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
@@ -487,7 +497,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it went, once the speaker has said ("It was so fun!")
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
-                r"blast|best|worst|perfect|disaster|went well|went badly)\b|"
+                r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it)\b|"
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
@@ -545,7 +555,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What are your plans\?"),
      re.compile(r"\b(?:no plans|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
                 r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
-    (re.compile(r"^How are you preparing|^Have you been preparing"),
+    (re.compile(r"^How are you (?:preparing|getting ready)|^Have you been preparing"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
     (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
@@ -575,6 +585,8 @@ _SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce"
                           "acknowledge_bad"), "bad")}
 _GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad|regret\w*|"
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
+_INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks?|junk food|soda|calories|nuts|"
+                       r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
@@ -596,16 +608,23 @@ _HARMED = re.compile(r"\b(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|rui
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
                      r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
-                     r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR)|charged (?:me|us|the rest)|got a ticket)\b",
+                     r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR)|charged (?:me|us|the rest)|got a ticket|abus\w*)\b",
                      re.IGNORECASE)
 _SAYS_HARM = re.compile(r"terrible thing to do")
 _SAYS_FUNNY = re.compile(r"funny story|laugh")
+_SAYS_MAKE_IT_RIGHT = re.compile(r"make it right")
+_SAYS_OKAY = re.compile(r"\bokay\?")
+# What "Was your mom okay?" asks after
+_DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|bit|"
+                     r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
+                     re.IGNORECASE)
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal.
-_SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED))
+_SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
+                 (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
-_NEVER_SAID_OF = ((re.compile(r"annoying"), _HARMED),
+_NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
                      re.IGNORECASE)
@@ -618,7 +637,8 @@ _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "ack
                                "ease", "ease_guilt", "interest", "disgust"})
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|afraid|worried|anxious|nervous|terrified|stress(?:ed|ful)?)\b", re.IGNORECASE)
-_CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|passed|"
+_CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
+                         r"passed(?! wind| out| away| by| on)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
                          r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it)\b", re.IGNORECASE)
@@ -757,9 +777,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
     time = story_time(speaker)
-    feared = stance == "reassure" or stance in ("acknowledge", "look_forward") and _FEARED.search(story)
-    if feared and time == "past" and _CAME_RIGHT.search(latest) and not news(_FEARED.sub(" ", latest))[0]:
-        # the feared thing went well
+    worried = stance in ("reassure", "ease", "ease_guilt") or stance in ("acknowledge", "look_forward") and \
+        _FEARED.search(story)
+    if worried and time != "future" and _CAME_RIGHT.search(latest) and not news(_FEARED.sub(" ", latest))[0]:
+        # what was feared or regretted came right: "I did get it!", "Everything turned out fine!"
         stance = "relief"
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
@@ -915,8 +936,10 @@ class TopicReplyWriter(ReplyWriter):
         told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), listener_stance(emotion))
-        if stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told):
-            # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story
+        if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)
+                and not _INDULGED.search(told)):
+            # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many
+            # sweets is, more or less)
             stance = "ease_guilt"
         text = topic_reply(history, stance, rank)
         if text is None or not fits(text):

@@ -338,6 +338,8 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "I've been waiting for my package for two weeks."),
     ("How old is your dog?", "I had a dog that I loved so much.", "My dog learned to ring the bell."),
     ("How was the party?", "I went to a party last night and it was so fun.", "I went to a party last night."),
+    ("How was it?", "I was so happy to see my high school friends at our reunion.",
+     "I saw my high school friends at our reunion."),
     ("How did you do?", "This was my first time winning a contest on the radio!", "I entered a contest on the radio."),
     ("Has it happened before?", "It was my first time getting my heart broken.", "My friend ignored me at lunch."),
     ("How is your dad doing now?", "My dad had a bad fever all week. He's better already.",
@@ -697,6 +699,36 @@ def test_sweet_of_them_is_said_only_of_the_one_who_was_kind():
     kind = {topic_reply(said("My neighbor brought us dinner when I was sick." + " " * variant).history,
                         "appreciate") for variant in range(12)}
     assert any("sweet of your neighbor" in answer for answer in kind), kind
+
+
+def test_what_was_regretted_coming_right_is_a_relief():
+    history = said("I sent a text to the wrong person.", "Oh no, what did you do?",
+                   "I just played it off like I meant to send it. Everything turned out fine!").history
+    for stance in ("ease", "ease_guilt"):
+        assert re.search(r"relief|glad|phew|weight off|lighter", topic_reply(history, stance), re.I)
+
+
+def test_lines_that_need_their_ground():
+    """"Was your mom okay?" needs a danger, "What will you be doing?" a post, "Is there a way to make it right?"
+    someone wronged."""
+    party, project, nuts, abuse = (
+        {topic_reply(said(turn + " " * variant).history, stance) for variant in range(20)}
+        for turn, stance in (("I was nervous for my mom's surprise party.", "reassure"),
+                             ("I did well on a project for a company.", "celebrate"),
+                             ("I ate so many macadamia nuts today.", "ease_guilt"),
+                             ("We were arguing and I ended up abusing her. I feel bad.", "ease_guilt")))
+    assert not any("okay?" in answer for answer in party), party
+    assert not any("What will you be doing" in answer for answer in project), project
+    assert not any("make it right" in answer for answer in nuts), nuts
+    assert not any(re.search(r"slips? up", answer) for answer in abuse), abuse
+    assert any("make it right" in answer for answer in abuse), abuse
+
+
+def test_a_guilty_vote_on_too_many_sweets_is_not_met_as_guilt():
+    voted = EmotionResult("guilty", coarse_of("guilty"), (Vote("text", "text", "guilty", 0.9),), "test")
+    for variant in range(6):
+        answer, _ = TopicReplyWriter().reply(said("I ate so many macadamia nuts today." + " " * variant), voted)
+        assert "feel bad" not in answer, answer
 
 
 def test_a_young_animal_is_no_child():
