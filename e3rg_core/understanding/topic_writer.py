@@ -334,7 +334,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past|What was that like?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               # of a thing one has, not of buying groceries or a sad story
+               # of how things are, or of a thing one has: not of a trip for groceries
                "now|What do you {like/love} most about it?",
                "past|pet+thing+home+vehicle:What do you {like/love} most about it?",
                "pet:What's {topic}'s name?",
