@@ -651,9 +651,12 @@ _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come
 _ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
                            r"excited|sad|upset|angry|"
-                           r"mad|furious|embarrassed|ashamed|shocked|relieved|grateful|lonely|annoyed|frustrated|"
+                           r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
-                           r"sucks|(?:I'm|I am) (?:ok|okay|fine) with)\b",
+                           r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
+                           r"overwhelmed|bored|confused|insecure|nostalgic|thankful|glad|joyful|disgusted|irritated|"
+                           r"bothered|bugs me|panic\w*|frightened|shaken|uneasy|uncomfortable|cr(?:y|ied|ying)|tears|"
+                           r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+)\b",
                            re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())

@@ -731,6 +731,15 @@ def test_a_guilty_vote_on_too_many_sweets_is_not_met_as_guilt():
         assert "feel bad" not in answer, answer
 
 
+def test_a_feeling_named_in_other_words_is_not_asked_for():
+    for turn in ("My best friend moved across the country and I'm heartbroken.",
+                 "I failed my driving test again. I feel like such a loser.",
+                 "My sister forgot my birthday and I cried all night."):
+        for variant in range(15):
+            answer = topic_reply(said(turn + " " * variant).history, "comfort")
+            assert not re.search(r"feel(?:ing)?\b.*\?", answer), answer
+
+
 def test_a_young_animal_is_no_child():
     topic = find_topic("My 3 dogs attacked my baby goat and she died last night from the injuries.", "loss")
     assert topic is not None and topic.phrase == "your goat" and topic.pronoun == "she", topic
