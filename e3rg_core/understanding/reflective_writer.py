@@ -75,6 +75,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
                        r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
+                       r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
@@ -102,6 +103,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|"
                         r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
+                        r"(?:works|worked) for me|"
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"

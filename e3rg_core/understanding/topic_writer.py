@@ -794,9 +794,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
+        bad_happening = any(event.side == "bad" and event.is_news for event in told_events(latest, "bad"))
+        if bad and good and bad_happening and not told_events(latest, "good"):
+            # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"
+            good = False
         if not (bad or good):
             # a happening whose words tell bad news ("I couldn't get any sleep")
-            bad = any(event.side == "bad" and event.is_news for event in told_events(latest, "bad"))
+            bad = bad_happening
         if not (bad or good):
             bad, good = news(story)
         if stance == "look_forward":

@@ -101,6 +101,8 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("I am so hyped about Lebron joining the Lakers!", (False, True)),
     # no result yet
     ("I was confident walking into class because I knew I would ace it.", (False, False)),
+    ("My son brought home his first F today.", (True, False)),
+    ("Yes always, it is something that works for me.", (False, True)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -738,6 +740,14 @@ def test_a_feeling_named_in_other_words_is_not_asked_for():
         for variant in range(15):
             answer = topic_reply(said(turn + " " * variant).history, "comfort")
             assert not re.search(r"feel(?:ing)?\b.*\?", answer), answer
+
+
+def test_a_bad_happening_outweighs_a_glad_word_beside_it():
+    for variant in range(10):
+        answer = topic_reply(said("I got laid off from a job that I really used to love." + " " * variant).history,
+                             "acknowledge")
+        assert SORROW.search(answer) or "job" in answer, answer
+        assert not re.search(r"quite something|what kind of job|great|glad", answer, re.I), answer
 
 
 def test_a_young_animal_is_no_child():
