@@ -29,6 +29,17 @@ DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re
 WORD = re.compile(r"[a-z']+")
 
 
+def replies_to(*utterances: str, stance: str, seeds: int) -> list[str]:
+    """The writer's replies to one conversation under `seeds` turn seeds: a trailing space on the latest turn
+    reseeds the turn's choices (`turn_seed`) without changing what the speaker said."""
+    return [topic_reply(said(*utterances[:-1], utterances[-1] + " " * seed).history, stance) for seed in range(seeds)]
+
+
+def voted_only(fine: str) -> EmotionResult:
+    """A vote for one fine label, as if the voters had agreed on it."""
+    return EmotionResult(fine, coarse_of(fine), (Vote("text", "text", fine, 0.9),), "test")
+
+
 @pytest.fixture(scope="module")
 def reply(text_vote):
     writer = TopicReplyWriter(ranker=ReplyRanker.from_pretrained())
@@ -540,9 +551,8 @@ def test_everyday_happenings_are_named(turn, name):
 
 def test_gladness_at_what_is_still_to_come_is_not_asked_how_it_went():
     """"That must feel so good" is for what has happened, not for a weekend ahead."""
-    turn = "I'm looking forward to meeting with some friends on the weekend."
-    for variant in range(12):
-        answer = topic_reply(said(turn + " " * variant).history, "celebrate")
+    for answer in replies_to("I'm looking forward to meeting with some friends on the weekend.", stance="celebrate",
+                             seeds=12):
         assert not re.search(r"must feel|how are you celebrating|how did it go", answer, re.I), answer
 
 
@@ -560,9 +570,7 @@ def test_the_feared_thing_going_well_is_met_with_relief():
 
 def test_a_recovery_still_to_be_confirmed_is_hoped_for_not_celebrated():
     turn = "I have a Dr appointment tomorrow to make sure my cancer is still in remission."
-    stance = situation_stance(turn, STANCES["look_forward"])
-    for variant in range(8):
-        answer = topic_reply(said(turn + " " * variant).history, stance)
+    for answer in replies_to(turn, stance=situation_stance(turn, STANCES["look_forward"]), seeds=8):
         assert re.search(r"hope|fingers crossed|on your mind", answer, re.I), answer
         assert not re.search(r"what a relief|glad to hear|weight off|lighter", answer, re.I), answer
     assert situation_stance("My grandma got really sick last week. She is getting much better.",
@@ -593,20 +601,18 @@ def test_embarrassment_and_anger_at_oneself_are_eased(turn, voted):
 @pytest.mark.parametrize("fine", ["guilty", "ashamed"])
 def test_guilt_or_shame_voted_is_not_laughed_off(fine):
     writer = TopicReplyWriter()
-    voted = EmotionResult(fine, coarse_of(fine), (Vote("text", "text", fine, 0.9),), "test")
     for turns in (("I was supposed to drive a friend to work.", "Oh, what happened?",
                    "I forgot to pick him up as I overslept."),
                   ("I haven't had a drink in almost a year, but yesterday I relapsed. I feel like such a loser.",)):
         for variant in range(6):
-            answer, written = writer.reply(said(*turns[:-1], turns[-1] + " " * variant), voted)
+            answer, written = writer.reply(said(*turns[:-1], turns[-1] + " " * variant), voted_only(fine))
             assert written and not re.search(r"funny|laugh|best of us|we all make mistakes|embarrass", answer), \
                 answer
 
 
 def test_a_funny_story_is_promised_only_of_a_slip_or_a_laugh():
     # after the listener's question, so that a comment follows the reaction
-    betrayal, slip = ({topic_reply(said(*turns[:-1], turns[-1] + " " * variant).history, "ease")
-                       for variant in range(30)}
+    betrayal, slip = (set(replies_to(*turns, stance="ease", seeds=30))
                       for turns in (("My girlfriend cheated on me.", "Oh no, how long were you together?",
                                      "Three years. I don't know how to forgive her."),
                                     ("I slipped and fell flat on my face at the store.", "Oh no, were you hurt?",
@@ -629,8 +635,7 @@ def test_a_terrible_thing_to_do_is_said_only_of_harm_done():
     for turn in ("A coworker of mine just doesn't seem to care about deadlines.",
                  "My neighbor starts hammering and sawing at 5am on weekends.",
                  "Someone keeps parking in my spot at work."):
-        for variant in range(12):
-            answer = topic_reply(said(turn + " " * variant).history, "validate")
+        for answer in replies_to(turn, stance="validate", seeds=12):
             assert "terrible thing" not in answer, answer
 
 
@@ -660,18 +665,16 @@ def test_a_reply_does_not_say_one_word_twice():
 
 
 def test_harm_is_not_called_annoying_and_a_feeling_told_is_not_guessed():
-    for variant in range(20):
-        assert "annoying" not in topic_reply(said("One time someone kicked my dog!" + " " * variant).history,
-                                             "validate")
-        told = said("I ate three pizzas.", "Are you okay?", "I'm pretty thin, but I totally do feel great." +
-                    " " * variant).history
-        assert "must feel" not in topic_reply(told, "celebrate")
+    for answer in replies_to("One time someone kicked my dog!", stance="validate", seeds=20):
+        assert "annoying" not in answer
+    for answer in replies_to("I ate three pizzas.", "Are you okay?", "I'm pretty thin, but I totally do feel great.",
+                             stance="celebrate", seeds=20):
+        assert "must feel" not in answer
 
 
 def test_good_news_already_here_is_cheered_not_wished_luck():
-    turn = "One of my art pieces has been chosen to be put in an exhibition!"
-    for variant in range(20):
-        answer = topic_reply(said(turn + " " * variant).history, "look_forward")
+    for answer in replies_to("One of my art pieces has been chosen to be put in an exhibition!", stance="look_forward",
+                             seeds=20):
         assert CHEER.search(answer) and not re.search(r"hope|luck|fingers|promising", answer, re.I), answer
 
 
@@ -689,17 +692,15 @@ def test_someone_wronged_under_an_embarrassed_vote_is_validated(turn):
 def test_what_is_loved_most_is_asked_only_of_a_thing_one_has():
     for turn in ("I just got back from buying a few groceries at the store.",
                  "A young girl told me about her feelings and I began to cry."):
-        for variant in range(12):
-            assert "most about it" not in topic_reply(said(turn + " " * variant).history, "interest")
+        for answer in replies_to(turn, stance="interest", seeds=12):
+            assert "most about it" not in answer
 
 
 def test_sweet_of_them_is_said_only_of_the_one_who_was_kind():
-    for variant in range(12):
-        answer = topic_reply(said("My coworker asked me out, but I can't see myself with another woman." +
-                                  " " * variant).history, "appreciate")
+    for answer in replies_to("My coworker asked me out, but I can't see myself with another woman.",
+                             stance="appreciate", seeds=12):
         assert "sweet of" not in answer, answer
-    kind = {topic_reply(said("My neighbor brought us dinner when I was sick." + " " * variant).history,
-                        "appreciate") for variant in range(12)}
+    kind = set(replies_to("My neighbor brought us dinner when I was sick.", stance="appreciate", seeds=12))
     assert any("sweet of your neighbor" in answer for answer in kind), kind
 
 
@@ -714,7 +715,7 @@ def test_lines_that_need_their_ground():
     """"Was your mom okay?" needs a danger, "What will you be doing?" a post, "Is there a way to make it right?"
     someone wronged."""
     party, project, nuts, abuse = (
-        {topic_reply(said(turn + " " * variant).history, stance) for variant in range(20)}
+        set(replies_to(turn, stance=stance, seeds=20))
         for turn, stance in (("I was nervous for my mom's surprise party.", "reassure"),
                              ("I did well on a project for a company.", "celebrate"),
                              ("I ate so many macadamia nuts today.", "ease_guilt"),
@@ -727,9 +728,9 @@ def test_lines_that_need_their_ground():
 
 
 def test_a_guilty_vote_on_too_many_sweets_is_not_met_as_guilt():
-    voted = EmotionResult("guilty", coarse_of("guilty"), (Vote("text", "text", "guilty", 0.9),), "test")
     for variant in range(6):
-        answer, _ = TopicReplyWriter().reply(said("I ate so many macadamia nuts today." + " " * variant), voted)
+        answer, _ = TopicReplyWriter().reply(said("I ate so many macadamia nuts today." + " " * variant),
+                                             voted_only("guilty"))
         assert "feel bad" not in answer, answer
 
 
@@ -737,15 +738,12 @@ def test_a_feeling_named_in_other_words_is_not_asked_for():
     for turn in ("My best friend moved across the country and I'm heartbroken.",
                  "I failed my driving test again. I feel like such a loser.",
                  "My sister forgot my birthday and I cried all night."):
-        for variant in range(15):
-            answer = topic_reply(said(turn + " " * variant).history, "comfort")
+        for answer in replies_to(turn, stance="comfort", seeds=15):
             assert not re.search(r"feel(?:ing)?\b.*\?", answer), answer
 
 
 def test_a_bad_happening_outweighs_a_glad_word_beside_it():
-    for variant in range(10):
-        answer = topic_reply(said("I got laid off from a job that I really used to love." + " " * variant).history,
-                             "acknowledge")
+    for answer in replies_to("I got laid off from a job that I really used to love.", stance="acknowledge", seeds=10):
         assert SORROW.search(answer) or "job" in answer, answer
         assert not re.search(r"quite something|what kind of job|great|glad", answer, re.I), answer
 
