@@ -125,12 +125,13 @@ def test_a_visitor_sees_the_busy_message_and_gets_in_once_the_load_passes(space)
             page.locator("#turn-video input[type=file]").set_input_files(str(EXAMPLES / "turn_video.mp4"))
             page.locator("#turn-video video").wait_for(timeout=60_000)
             pages.append(page)
-        # Every visitor brings a video, a turn of many seconds here, and the clicks come a second or less apart: the
-        # Space fills and the last to reach it find it busy. Which visitors those are is up to the order in which
-        # their clicks reach the server. (Waiting for gradio's queue to show full before the last clicks failed in
-        # one CI run, where it never showed full within 120 s.)
+        # Every visitor clicks at the same moment (one browser, one clock), so the Space cannot serve the first before
+        # the last arrive, however fast or slow the machine: it fills and the rest find it busy. Clicks a second
+        # apart let a fast turn end first, and one CI run turned nobody away.
+        at = pages[0].evaluate("Date.now()") + 3_000 + 500 * FLOOD
         for page in pages:
-            page.get_by_role("button", name="Respond", exact=True).click()
+            page.get_by_role("button", name="Respond", exact=True).element_handle().evaluate(
+                "(button, at) => setTimeout(() => button.click(), at - Date.now())", at)
         turned_away, served = _outcomes(pages, timeout_s=300)
         assert turned_away, "no visitor was told the Space is busy\n" + log_tail(app.log)
         assert served, "nobody was served\n" + log_tail(app.log)
