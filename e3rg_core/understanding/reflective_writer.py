@@ -32,7 +32,7 @@ MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
 DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
-                   r"passed(?: last| recently| in| this (?:weekend|morning)|$)|"
+                   r"passed(?: last| recently| in| this (?:weekend|morning)| suddenly| unexpectedly| peacefully|$)|"
                    r"(?:he|she) passed (?:when|at the age|at age)|(?:he|she|they) (?:didn't|did not) make it(?! \w)|"
                    r"in a better place|bury|died|dies|"
                    r"dying|dead|death|funeral|killed(?! it\b| the (?:GRE|SAT|ACT|test|exam|interview|game|show|"
@@ -53,7 +53,9 @@ ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! 
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out)|"
                      r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan|heart checked|flu|fever|"
-                     r"under the weather|c[ao]me down with)\b",
+                     r"under the weather|c[ao]me down with|stomach bug|food poisoning|"
+                     # a danger that is over, not a death: "my dog got hit by a car last night"
+                     r"(?:got|was|were|been) (?:hit|struck) by an? (?:car|truck|bus|van|bike|motorcycle))\b",
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
                         r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
@@ -100,6 +102,7 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
+                        r"pregnant|(?:threw|organi[sz]ed|planned) (?:me |us )?an? (?:\w+ )?party|"
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|"
                         r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
@@ -117,6 +120,13 @@ _WRONGED = re.compile(r"\b(?:barfed|puked|vomited|threw up|spilled \w+|yelled|sc
                       r"lied|stole|spit|spat|sneezed|coughed) (?:on|at|to|from) me\b|"
                       r"\bcheated on me\b|\bcaught (?:him|her|them)\b|\b(?:holding|held) (?:everyone|us|me) up\b|"
                       r"\b(?:didn'?t|never) (?:even )?apologi[sz]e", re.IGNORECASE)
+# A slip with people watching, told without the word "embarrassed": "I slipped walking to class. There was like 12
+# people near me!", "my pants fell down in public"
+_MISHAP = re.compile(r"\b(?:slipped|tripped|fell (?:down|over|flat|on my (?:face|butt|bum|back))|"
+                     r"(?:pants|shorts|skirt|trousers) (?:fell|came|fall|come) (?:down|off)|walked in on)\b",
+                     re.IGNORECASE)
+_WATCHED = re.compile(r"\b(?:in public|in front of|people|everyone|everybody|(?:saw|see|seen|watched|watching) me|"
+                      r"crowd|class(?:mates)?|walked in on)\b", re.IGNORECASE)
 _ANGRY_AT_SELF = re.compile(r"\b(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self\b", re.IGNORECASE)
 _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sent|brought|cooked) (?:me|us)|"
                        r"surprised (?:me|us)|took care of|looked after|(?:was|is|are|were|be) (?:always )?there for|"
@@ -125,6 +135,13 @@ _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sen
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
 _MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those days)\b|"
                               r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
+# A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
+_MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
+                          r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
+                          r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|years ago|"
+                          r"back in the day|old (?:photos?|pictures?|pics|letters|albums?|school|toys?|friends?|"
+                          r"times|days))\b",
+                          re.IGNORECASE)
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
                       r"hurt|no one (?:else )?(?:was|got) hurt|lucky to be (?:alive|here|okay|ok))\b", re.IGNORECASE)
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
@@ -369,7 +386,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
     # missing a pastime is nostalgia, not bad news: "I miss watching chiller theatre with my family on fridays"
-    if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text):
+    if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text) or (
+            voted.name == "reminisce" and not bad and _MEMORY_TOLD.search(text)):
         return "reminisce"
     # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not;
     # "I got so embarrassed but thankfully it didn't get ruined" too
@@ -381,6 +399,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     # embarrassment told outright, or anger at oneself ("I'm so mad at myself, I missed a deadline"): the speaker is
     # eased, not condoled with or agreed with that it is maddening
     if not voted.cheer and _SELF_CONSCIOUS.search(text):
+        return "ease"
+    if voted.name == "acknowledge" and _MISHAP.search(text) and _WATCHED.search(text):
         return "ease"
     if not voted.cheer and _ANGRY_AT_SELF.search(text):
         return "ease_guilt"

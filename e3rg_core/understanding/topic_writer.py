@@ -286,7 +286,7 @@ FRAMES: dict[str, Frames] = {
                "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
                "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
-               "home:How do you like it so far?", "past|person:What did {topic} say?",
+               "home:How do you like it so far?",
                "work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you looking forward to most?",
                "past|event+trip+dated:How {was it/did it go}?"),
@@ -314,12 +314,12 @@ FRAMES: dict[str, Frames] = {
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
                "It's the little things that count.",)),
     "reminisce": Frames(
-        _lines("Aw, that sounds so special.", "What a lovely memory.",
+        _lines("Aw, that sounds so special.", "What a lovely memory.", "Aw, such a sweet memory.",
                "That sounds like a wonderful time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
                "Do you ever wish you could go back?"),
         _lines("Memories like that stay with us.", "It's nice to look back on times like that.",
-               "Those are the moments that stick with you.")),
+               "Those are the moments that stick with you.", "Those memories are worth holding on to.")),
     "surprise": Frames(
         _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!",
                "{Oh my goodness/Oh my gosh}!", "Wait, seriously?"),
@@ -484,7 +484,9 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
                      r"preparing|prepare|packing|plan\w*|hope (?:I|we|it)|(?<!was )(?<!were )hoping|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
-                     r"(?:I|we) (?:want|would like|'d like) to)\b",
+                     r"(?:I|we) (?:want|would like|'d like) to|"
+                     # "A friend of mine is coming to visit"
+                     r"(?:am|'m|is|'s|are|'re) coming (?:to|over|home|back|for))\b",
                      re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)
@@ -649,6 +651,8 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
                      r"cool) (?:happened|to tell)|special thing that happen\w*)\b", re.IGNORECASE)
+# News announced but not yet told: "My husband just told me the best news ever!"
+_NEWS_UNTOLD = re.compile(r"\b(?:the|some) (?:\w+ )?news(?: ever)?\W*$", re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
 _ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
@@ -774,7 +778,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance.startswith("acknowledge") and _ENVY_TOLD.search(latest):
         # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
         stance = "envy"
-    if opening and _TEASER.search(latest) and not any(latest_news):
+    if opening and (_TEASER.search(latest) and not any(latest_news) or _NEWS_UNTOLD.search(latest)):
         stance = "teaser"
     elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
         stance = "ease_guilt"
@@ -793,6 +797,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "interest"
     if stance == "look_forward" and time == "now" and latest_news == (False, True):
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
+        stance = "celebrate"
+    if stance == "surprise" and latest_news == (False, True):
+        # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
@@ -943,9 +950,13 @@ class TopicReplyWriter(ReplyWriter):
                 or len(tidy(latest).split()) < 2):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
-        told = latest if any(news(tidy(latest))) else " ".join(u.utterance for u in history if u.role == "speaker")
+        story = " ".join(u.utterance for u in history if u.role == "speaker")
+        told = latest if any(news(tidy(latest))) else story
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), listener_stance(emotion))
+        if stance == "illness" and told == latest and DEATH.search(story):
+            # "he was hit by a truck" after "my dog died": the harm told is the death's story
+            stance = "loss"
         if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)
                 and not _INDULGED.search(told)):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many

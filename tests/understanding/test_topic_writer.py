@@ -770,3 +770,51 @@ def test_a_person_breaking_down_or_confessing_a_lie_is_no_happening_of_that_kind
     assert "lied" not in {e.name for e in told_events("I lied to my mother and I feel very uneasy.", "bad")}
     assert "breakdown" in {e.name for e in told_events("My car broke down on the highway.", "bad")}
     assert "lied" in {e.name for e in told_events("My boyfriend lied to me about where he was.", "bad")}
+
+
+def test_a_sudden_passing_is_a_death():
+    for turn in ("My uncle passed suddenly last week.", "Our neighbor passed unexpectedly over the weekend."):
+        assert situation_stance(turn, STANCES["comfort"]) == "loss", turn
+
+
+def test_a_pet_hit_by_a_car_gets_concern_or_sympathy():
+    turn = "Our cat got hit by a car this morning."
+    assert situation_stance(turn, STANCES["acknowledge"]) == "illness"
+    for answer in replies_to(turn, stance="illness", seeds=8):
+        assert SORROW.search(answer) and not CHEER.search(answer) and "kind of" not in answer, answer
+    # after a death told, the accident is the death's story: sympathy, not hope that the dog is okay
+    writer = TopicReplyWriter()
+    for variant in range(8):
+        answer, written = writer.reply(said("My dog died last week.", "Oh no, what happened?",
+                                            "He was hit by a truck." + " " * variant), voted_only("sad"))
+        assert written and "sorry" in answer.lower() and not re.search(r"okay|better", answer), answer
+
+
+def test_a_memory_told_under_a_nostalgic_vote_is_reminisced():
+    for turn in ("Hearing that song took me back to my high school days.",
+                 "I found a box of old photos in my closet."):
+        assert situation_stance(turn, STANCES["reminisce"]) == "reminisce", turn
+    assert situation_stance("I went to the mall with my sister today.", STANCES["reminisce"]) == "interest"
+
+
+def test_a_slip_with_people_watching_is_eased():
+    assert situation_stance("I tripped on the stairs at school and everyone saw me.", STANCES["acknowledge"]) == "ease"
+    assert situation_stance("I tripped on the stairs at home last night.", STANCES["acknowledge"]) != "ease"
+
+
+def test_a_glad_surprise_is_cheered_and_untold_news_asked_for():
+    for answer in replies_to("My sister threw me a surprise party for my birthday!", stance="surprise", seeds=10):
+        assert not re.search(r"react|really\?|didn't see that|no way|seriously|what did you think", answer, re.I), \
+            answer
+    for answer in replies_to("My sister just told me the best news ever!", stance="surprise", seeds=8):
+        assert answer.endswith("What happened?"), answer
+
+
+def test_good_news_of_someone_else_does_not_ask_what_they_said():
+    for answer in replies_to("My best friend finished her first marathon yesterday!", stance="celebrate", seeds=20):
+        assert not answer.endswith("say?"), answer
+
+
+def test_a_visit_on_its_way_is_ahead():
+    assert story_time(["My cousin is coming over for dinner."]) == "future"
+    assert story_time(["My cousin came over for dinner."]) == "past"
