@@ -310,9 +310,12 @@ _PERSON_QUESTIONS = {
     "illness": ("How is your {p} doing today?", "How is your {p} holding up?"),
     "relief": ("How is your {p} doing now?",),
 }
-# a question to the listener, its question mark sometimes left off ("Do you have any experience about it")
-ASKS_THE_LISTENER = re.compile(r"\b(?:you|your|u)\b[^.!?]*\?\W*$|"
-                               r"(?:^|[.!?]\s+)(?:do|did|have|are|were|would|will|can) you\b[^.!?]*$", re.IGNORECASE)
+# a question to the listener, its question mark sometimes left off ("Do you have any experience about it"); not one
+# that tells ("Can you believe my neighbors let their dog go in the street?", "Don't you hate it when ...?")
+_TELLS = r"(?<!\bcan )(?<!\bcould )(?<!\bwould )(?<!\bdon't )(?<!\bdont )"
+ASKS_THE_LISTENER = re.compile(rf"\b{_TELLS}(?:you|your|u)\b[^.!?]*\?\W*$|"
+                               r"(?:^|[.!?]\s+)(?:do|did|have|are|were|would|will|can) you\b"
+                               r"(?! (?:even )?(?:believe|imagine)\b)[^.!?]*$", re.IGNORECASE)
 GREETING = re.compile(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.

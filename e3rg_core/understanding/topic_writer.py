@@ -104,6 +104,14 @@ _ASKED_OF_WHAT_IS_TOLD = frozenset({"sorts", "purpose"})
 _DID_A_KINDNESS = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:offered|helped|gave|bought|made|took|brought|"
                              r"surprised|watched|came|sent|cooked|drove|paid|fixed|let|volunteered|(?:is|was) always|"
                              r"always|stepped)\b", re.IGNORECASE)
+# Someone named who achieved the good news ("My son just graduated", "my little brother barely passed his finals"),
+# for the lines that cheer them; not one who did something for the speaker ("My boyfriend proposed to me")
+_DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|finished|landed|aced|nailed|earned|"
+                     r"scored|completed|achieved|mastered|became|got (?:into|in|accepted|promoted|hired|"
+                     r"(?:a|the|his|her|their) (?:new )?(?:job|promotion|raise|scholarship|award|part|role|degree))|"
+                     r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
+                     r"selected)|found (?:a|the) (?:new )?job)\b(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+_TO_THE_SPEAKER = re.compile(r"feel|enjoy|soak|savor", re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 
@@ -279,7 +287,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh, /Wow, /}that's fantastic!", "work+study:{Good for you/Way to go}!",
                "That's amazing!", "work+study:That's amazing, well done!",
                "pet+thing+vehicle+home:Oh, how fun!",
-               "event+trip:That sounds like so much fun!"),
+               "event+trip:That sounds like so much fun!", "person:{Aw, /Oh, /}good for {topic}!"),
         _lines("future|work:When do you start?", "position:What will you be doing?",
                "work:How are you going to celebrate?",
                "past|study:All that hard work paid off. How are you celebrating?",
@@ -293,7 +301,7 @@ FRAMES: dict[str, Frames] = {
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
                "past+now|That must feel {amazing/so good}.",
-               "past+now|{What/Such} a great feeling.",
+               "past+now|{What/Such} a great feeling.", "person:{Topic} must be so {thrilled/happy}.",
                "recent+now+future|{Enjoy every bit of it/Soak it all in/Savor every minute}!")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
@@ -885,6 +893,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             rf"\b{re.escape(topic.noun)}{_DID_A_KINDNESS.pattern}", story, re.IGNORECASE):
         # "That's so sweet of your coworker" only of the one who did the kindness
         reactions = tuple(line for line in reactions if "{topic}" not in line.text)
+    if stance == "celebrate" and topic is not None and topic.kind == "person":
+        # another's good news: cheered for them ("Good for your son!") only when they did it, and the speaker is not
+        # told how good it must feel or to enjoy it
+        did_it = re.search(rf"\b{re.escape(topic.noun)}{_DID_IT.pattern}", story, re.IGNORECASE)
+        frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it is not None, story))
+                          for lines in (frames.reactions, frames.questions, frames.comments)))
+        reactions = tuple(line for line in frames.reactions if _grounded(line, story))
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
@@ -899,6 +914,18 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             if (follow := follow_up(reaction)) is not None:
                 break
     return f"{reaction} {follow}" if follow else None
+
+
+def _for_another(line: Line, did_it: bool, story: str) -> bool:
+    """Whether a celebrate line suits good news of someone the speaker names: one that cheers them only if they did
+    it, then none that tells the speaker to enjoy it, nor one that guesses a feeling the speaker has told of them
+    ("My wife is so happy" is not answered "Your wife must be so happy")."""
+    if line.kinds is not None and "person" in line.kinds and not did_it:
+        return False
+    if did_it and _TO_THE_SPEAKER.search(line.text):
+        return False
+    guessed = re.search(r"must be so (\w+)", line.text)
+    return not (guessed and re.search(rf"\b{guessed.group(1)}\b", story, re.IGNORECASE))
 
 
 Rank = Callable[[list[str]], np.ndarray]

@@ -818,3 +818,21 @@ def test_good_news_of_someone_else_does_not_ask_what_they_said():
 def test_a_visit_on_its_way_is_ahead():
     assert story_time(["My cousin is coming over for dinner."]) == "future"
     assert story_time(["My cousin came over for dinner."]) == "past"
+
+
+def test_a_question_that_tells_is_answered_as_a_story():
+    writer = TopicReplyWriter()
+    for turn in ("Can you believe my neighbor lets his dog bark all night?",
+                 "Don't you hate it when people cut in line at the store?"):
+        for variant in range(4):
+            answer, written = writer.reply(said(turn + " " * variant), voted_only("annoyed"))
+            assert written and not re.search(r"question|your answer|your side|your take", answer), answer
+    assert not TopicReplyWriter().reply(said("Do you have any pets?"), voted_only("content"))[1]
+
+
+def test_good_news_of_another_cheers_them_not_the_speaker():
+    for answer in replies_to("My sister just graduated from nursing school!", stance="celebrate", seeds=20):
+        assert not re.search(r"must feel|enjoy|soak|savor", answer, re.I), answer
+    # a kindness done to the speaker is not cheered as the friend's success
+    for answer in replies_to("My friend got me tickets to the concert!", stance="celebrate", seeds=20):
+        assert "good for your friend" not in answer.lower() and "friend must be" not in answer, answer
