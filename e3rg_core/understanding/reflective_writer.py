@@ -31,7 +31,7 @@ FOLLOW_UP_CLAUSE_WORDS = 8      # a clause said back longer than this makes the 
 MAX_SPOKEN_SECONDS = SPOKEN_SECONDS
 
 # What outranks the vote: words that say someone died, is ill, or something was lost; and clear good or bad news.
-DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
+DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|passing away|(?<!I )(?<!we )(?<!finally )(?<!just )(?<!I finally )"
                    r"passed(?: last| recently| in| this (?:weekend|morning)| suddenly| unexpectedly| peacefully|$)|"
                    r"(?:he|she) passed (?:when|at the age|at age)|(?:he|she|they) (?:didn't|did not) make it(?! \w)|"
                    r"in a better place|bury|died|dies|"
@@ -39,6 +39,7 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally 
                    r"presentation)\b)|"
                    # a pet put down, not a deposit
                    r"(?:be|been|was|were|got|get) put (?:down|to sleep)|"
+                   r"(?:have|had|having) (?:him|her|them|it|(?:my|our|his|her|the) \w+) put (?:down|to sleep)|"
                    r"put (?:him|her|them|it|(?:my|our|his|her|the) (?:\w+ )?(?:dog|cat|pet|puppy|kitten|horse|bird|"
                    r"rabbit|hamster|boy|girl)) (?:down|to sleep)|put (?:down|to sleep) (?:my|our|his|her|the) (?:\w+ )?"
                    r"(?:dog|cat|pet|puppy|kitten|horse|bird|rabbit|hamster)|"
@@ -47,7 +48,7 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|(?<!I )(?<!we )(?<!finally 
                    r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over)\b", re.IGNORECASE)
 # Not "called in sick", "sick of it", "sick and tired"
 ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! of| and tired| day)|ill|illness|cancer|"
-                     r"tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|"
+                     r"tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|lymphoma|leuka?emia|"
                      r"self[- ]harm\w*|suicid\w*|overdos\w*|"
                      r"disease|in (?:the )?hospital|to the (?:hospital|er|emergency room|vet)|hospitali[sz]ed|"
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
@@ -79,12 +80,18 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
                        r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
+                       r"frustrat\w+|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
                        r"depressed|depressing|devastat\w*|"
                        r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
+# Told by a negation, so looked for before negated words are taken out: "My cat hasn't been feeling well", "my
+# family didn't even call"
+_UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
+                     r"so good)\b", re.IGNORECASE)
+_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
                         r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|engaged|married|"
@@ -380,11 +387,12 @@ def _negations(text: str) -> tuple[str, bool]:
 def situation_stance(text: str, voted: ListenerStance) -> str:
     """The frames the turn's words call for: a death or an illness outranks the vote (unless they say it ended
     well); clear bad news is not cheered and clear good news does not get condolences."""
+    said = text
     text, good_denied = _negations(_NOT_DEATH.sub(" ", text))
-    death, ill, recovered = DEATH.search(text), ILLNESS.search(text), _RECOVERED.search(text)
+    death, ill, recovered = DEATH.search(text), ILLNESS.search(text) or _UNWELL.search(said), _RECOVERED.search(text)
     if death:
         return "loss"
-    bad, good = _BAD_NEWS.search(text) or good_denied, _GOOD_NEWS.search(text)
+    bad, good = _BAD_NEWS.search(text) or good_denied or _LEFT_OUT.search(said), _GOOD_NEWS.search(text)
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
@@ -557,7 +565,9 @@ class ReflectiveReplyWriter(ReplyWriter):
 
 def news(text: str) -> tuple[bool, bool]:
     """Whether the text tells of something bad (a death, an illness, bad news), and whether of something good."""
+    said = text
     text = re.sub(r"\bbest friends?\b", "friend", _NOT_DEATH.sub(" ", text), flags=re.IGNORECASE)
     text, good_denied = _negations(text)
-    return (bool(DEATH.search(text) or ILLNESS.search(text) or _BAD_NEWS.search(text) or good_denied),
+    return (bool(DEATH.search(text) or ILLNESS.search(text) or _BAD_NEWS.search(text) or good_denied
+                 or _UNWELL.search(said) or _LEFT_OUT.search(said)),
             bool(_GOOD_NEWS.search(text)))
