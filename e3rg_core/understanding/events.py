@@ -342,7 +342,7 @@ EVENTS: tuple[Event, ...] = (
     _event("haircut", "bad", r"hair ?(?:cut|dresser|stylist)|barber|(?:dyed|dye|cut) my hair|bad hair",
            "past|How does it look now?", "past|Will you go back to them?",
            reactions=("{Oh no/Yikes}, a bad haircut is the worst.",), is_news=False),
-    _event("photos", "any", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
+    _event("photos", "good", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
            r"(?:photos|pictures|photographs) of",
            "Do you look at them often?",
            reactions=("{Aw/Oh}, old things like that bring so much back.",)),

@@ -354,12 +354,14 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
                       # "not a very nice person"
-                      r"(?:(?:really|even|so|very|too|that|a|the)\s+){0,2}"
+                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to)\s+){0,2}"
                       r"(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)([\w']+)", re.IGNORECASE)
 
 
 # Good news that did not come: "I found out I did not get it."
-_MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
+_MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never) get to (?:see|go|meet|say|do|have|watch|enjoy|try|visit|play|"
+                         r"attend|finish|spend|be|eat|ride|hear|talk|celebrate)\b|"
+                         r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
                          r"(?:job|part|promotion|position|spot|raise|role|offer)|into \w+|picked|chosen|selected|"
                          r"accepted|approved)\b|"
                          # "I wasn't picked", "my job isn't working out"

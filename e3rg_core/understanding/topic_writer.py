@@ -81,7 +81,9 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         # food, not a pet: "I made fish tacos"
                         r"fish (?:tacos?|sticks?|fillets?|and chips|fry|market|sauce|food)|"
                         # a simile: "he takes to it like a fish in water"
-                        r"(?<!'d )(?<!would )like an? \w+)\b",
+                        r"(?<!'d )(?<!would )like an? \w+|"
+                        # nobody: "when you have no friend around"
+                        r"(?:no|any) (?:\w+ )?friends?)\b",
                         re.IGNORECASE)
 # Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
 # things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
@@ -322,7 +324,7 @@ FRAMES: dict[str, Frames] = {
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
                "It's the little things that count.",)),
     "reminisce": Frames(
-        _lines("Aw, that sounds so special.", "What a lovely memory.", "Aw, such a sweet memory.",
+        _lines("{Aw/Oh}, that sounds so special.", "What a lovely memory.", "{Aw/Oh}, I love that.",
                "That sounds like a wonderful time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
                "Do you ever wish you could go back?"),
@@ -615,9 +617,10 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
 _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
-# Harm done on purpose, which "What a terrible thing to do." is said of: not a coworker who "doesn't seem to care"
-_HARMED = re.compile(r"\b(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|kill\w*|"
-                     r"destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked|"
+# Harm done on purpose, which "What a terrible thing to do." is said of: not a coworker who "doesn't seem to care",
+# nor the speaker's own doing ("I punched him")
+_HARMED = re.compile(r"\b(?<!I )(?<!we )(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|"
+                     r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked|"
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
                      r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
@@ -643,7 +646,8 @@ _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers 
                      re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
-_AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b",
+_AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b|"
+                       r"\b(?:I|we|it|he|she|they) at least\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
@@ -703,6 +707,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
     if "{topic}" in line.text.lower() or line.kinds is not None:
         if topic is not None and topic.plural and ("{topic}'s" in line.text or "you two" in line.text):
             return False
+        if topic is not None and "you two" in line.text and not topic.phrase.startswith("your"):
+            return False    # "her dad died of cancer": not "Were you two close?"
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds or any(

@@ -836,3 +836,34 @@ def test_good_news_of_another_cheers_them_not_the_speaker():
     # a kindness done to the speaker is not cheered as the friend's success
     for answer in replies_to("My friend got me tickets to the concert!", stance="celebrate", seeds=20):
         assert "good for your friend" not in answer.lower() and "friend must be" not in answer, answer
+
+
+def test_small_readings_of_who_and_what():
+    # another's loss is not asked about as the speaker's own
+    for answer in replies_to("Her dad died of cancer last year, so now she volunteers at the hospital.", stance="loss",
+                             seeds=12):
+        assert "you two" not in answer, answer
+    # nobody is no topic: "when you have no friend around"
+    assert find_topic("It's hard when you have no friend around.", "comfort") is None
+    # a good thing one was not able to have, or did not get to do, is bad news
+    assert news("We went to the fair, but I wasn't really able to enjoy it.") == (True, False)
+    assert news("I didn't get to see the fireworks this year.")[0]
+    # a bright side found for someone else: "he at least got an interview"
+    for answer in replies_to("After months of searching, he at least got an interview.", stance="comfort", seeds=8):
+        assert re.search(r"at least|good way to look|could have been worse", answer, re.I), answer
+
+
+def test_the_speakers_own_doing_is_not_called_a_terrible_thing():
+    for answer in replies_to("I punched my brother in the face.", stance="validate", seeds=20):
+        assert "terrible thing" not in answer, answer
+    for answer in replies_to("Someone punched my little brother at school.", stance="validate", seeds=20):
+        if "terrible thing" in answer:
+            break
+    else:
+        pytest.fail("harm done by another is never called a terrible thing to do")
+
+
+def test_old_photos_are_not_reminisced_at_bad_news():
+    for answer in replies_to("The pictures of the house were so misleading. Up close it was a disappointing mess.",
+                             stance="acknowledge_bad", seeds=12):
+        assert "bring so much back" not in answer, answer
