@@ -815,6 +815,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
+    if (stance == "acknowledge" and time == "future" and _AHEAD_BY_DATE.search(story)
+            and not any(news(_FEARED.sub(" ", story)))):
+        # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
+        # is met with reassurance if feared, else wished well
+        stance = "reassure" if _FEARED.search(story) else "look_forward"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news

@@ -867,3 +867,18 @@ def test_old_photos_are_not_reminisced_at_bad_news():
     for answer in replies_to("The pictures of the house were so misleading. Up close it was a disappointing mess.",
                              stance="acknowledge_bad", seeds=12):
         assert "bring so much back" not in answer, answer
+
+
+def test_the_hedge_on_something_ahead_wishes_well_or_reassures():
+    for answer in replies_to("I have a huge exam coming up tomorrow.", stance="acknowledge", seeds=8):
+        assert not re.search(r"quite something|I hear you|gotcha|I see\b|okay\.|makes sense", answer), answer
+    for answer in replies_to("I have a big presentation next week and I am nervous.", stance="acknowledge", seeds=8):
+        assert not re.search(r"sorry|that's rough|that's tough|holding up", answer, re.I), answer
+    # bad news ahead is still met as bad news
+    for answer in replies_to("My landlord is going to evict us next week.", stance="acknowledge", seeds=8):
+        assert not re.search(r"luck|exciting|hope it goes", answer, re.I), answer
+
+
+def test_annoyance_in_other_words_is_not_cheered():
+    assert news("Man I am so cheesed off today!") == (True, False)
+    assert news("I'm so fed up with my landlord.")[0] and news("Tornadoes hit our town again.")[0]
