@@ -108,10 +108,14 @@ EVENTS: tuple[Event, ...] = (
            "recent|self:How do you like the new place?", "future|When is the move?",
            "recent|self:Have you settled in yet?",
            reactions=("Moving is such a big change.",)),
-    _event("baby", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|expecting (?:a baby|a child|twins|"
-           r"our (?:first|second|baby)|my (?:first|second))|having a baby|(?:just )?gave birth|"
-           r"just had (?:a|the|our|her) baby|due date|newborn|(?:baby|child) (?:is )?on the way|having twins",
-           "future+now|When is the baby due?", "future+now|Do you know if it's a boy or a girl?",
+    # a baby on the way is asked about by what is still to come, whenever the news was had ("Just found out my wife is
+    # pregnant"); one born, by how it is doing
+    _event("pregnancy", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|expecting (?:a baby|a child|twins|"
+           r"our (?:first|second|baby)|my (?:first|second))|having a baby|due date|(?:baby|child) (?:is )?on the way|"
+           r"having twins",
+           "When is the baby due?", "Do you know if it's a boy or a girl?",
+           reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
+    _event("baby", "good", r"(?:just )?gave birth|just had (?:a|the|our|her) baby|newborn",
            "recent|How is the little one doing?", "recent|Are you getting any sleep?",
            reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
     # not "I got a job interview"

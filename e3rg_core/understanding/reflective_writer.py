@@ -145,7 +145,7 @@ _MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those day
 # A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
 _MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
                           r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
-                          r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|years ago|"
+                          r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|"
                           r"back in the day|old (?:photos?|pictures?|pics|letters|albums?|school|toys?|friends?|"
                           r"times|days))\b",
                           re.IGNORECASE)

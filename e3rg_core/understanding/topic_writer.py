@@ -302,9 +302,9 @@ FRAMES: dict[str, Frames] = {
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
                "work+study:Hard work really does pay off.",
-               "past+now|That must feel {amazing/so good}.",
+               "now|That must feel {amazing/so good}.", "past|That must have felt {amazing/so good}.",
                "past+now|{What/Such} a great feeling.", "person:{Topic} must be so {thrilled/happy}.",
-               "recent+now+future|{Enjoy every bit of it/Soak it all in/Savor every minute}!")),
+               "now+future|{Enjoy every bit of it/Soak it all in/Savor every minute}!")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
@@ -324,7 +324,8 @@ FRAMES: dict[str, Frames] = {
         _lines("That kind of thing {means a lot/goes a long way}.", "People like that make the world kinder.",
                "It's the little things that count.",)),
     "reminisce": Frames(
-        _lines("{Aw/Oh}, that sounds so special.", "What a lovely memory.", "{Aw/Oh}, I love that.",
+        _lines("{Aw/Oh}, that sounds so special.", "That must bring back {so many/a lot of} memories.",
+               "{Aw/Oh}, I love that.",
                "That sounds like a wonderful time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
                "Do you ever wish you could go back?"),
@@ -492,7 +493,8 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?! this day| death)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
-                     r"preparing|prepare|packing|plan\w*|hope (?:I|we|it)|(?<!was )(?<!were )hoping|"
+                     r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
+                     r"(?<!was )(?<!were )hoping|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
                      r"(?:I|we) (?:want|would like|'d like) to|"
                      # "A friend of mine is coming to visit"
@@ -653,7 +655,8 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
                                "ease", "ease_guilt", "interest", "disgust"})
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
-_FEARED = re.compile(r"\b(?:scared|afraid|worried|anxious|nervous|terrified|stress(?:ed|ful)?)\b", re.IGNORECASE)
+_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|terrif\w+|frightening|stress(?:ed|ful)?)\b",
+                     re.IGNORECASE)
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
                          r"passed(?! wind| out| away| by| on)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
@@ -991,8 +994,9 @@ class TopicReplyWriter(ReplyWriter):
         story = " ".join(u.utterance for u in history if u.role == "speaker")
         told = latest if any(news(tidy(latest))) else story
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
-        stance = situation_stance(tidy(told), listener_stance(emotion))
-        if stance == "illness" and told == latest and DEATH.search(story):
+        voted = listener_stance(emotion)
+        stance = situation_stance(tidy(told), voted)
+        if stance == "illness" and told == latest and situation_stance(tidy(story), voted) == "loss":
             # "he was hit by a truck" after "my dog died": the harm told is the death's story
             stance = "loss"
         if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)

@@ -292,7 +292,7 @@ HAPPENINGS = [
     ("Last night someone came into my yard and stole my push mower.", "theft"),
     ("My girlfriend broke up with me after three years.", "breakup"),
     ("I just got a new job at the local firm!", "hired"),
-    ("My wife is pregnant with our first child!", "baby"),
+    ("My wife is pregnant with our first child!", "pregnancy"),
     ("I got into a car accident on the way home and my car is totaled.", "crash"),
     ("A driver cut me off on the highway this morning.", "driver"),
     ("I saw a mouse run across my kitchen floor.", "critter"),
@@ -882,3 +882,23 @@ def test_the_hedge_on_something_ahead_wishes_well_or_reassures():
 def test_annoyance_in_other_words_is_not_cheered():
     assert news("Man I am so cheesed off today!") == (True, False)
     assert news("I'm so fed up with my landlord.")[0] and news("Tornadoes hit our town again.")[0]
+
+
+def test_an_injury_after_a_death_denied_is_no_death():
+    writer = TopicReplyWriter()
+    for variant in range(6):
+        answer, _ = writer.reply(said("I saw a deer get hit by a car yesterday.", "Oh no, did someone move it?",
+                                      "It wasn't dead, it was injured and limped off the road." + " " * variant),
+                                 voted_only("sad"))
+        assert not re.search(r"loss|losing|passed|grief", answer, re.I), answer
+
+
+def test_a_baby_on_the_way_is_not_asked_after():
+    for answer in replies_to("I just found out my wife is pregnant!", stance="celebrate", seeds=20):
+        assert not re.search(r"little one doing|any sleep", answer), answer
+
+
+def test_a_past_celebration_is_not_told_to_enjoy_it():
+    for answer in replies_to("My friends threw me a party last weekend.", "That is so nice! How was it?",
+                             "It was a lot of fun, I had no idea they were planning it.", stance="celebrate", seeds=20):
+        assert not re.search(r"enjoy every|soak it|savor|must feel", answer, re.I), answer
