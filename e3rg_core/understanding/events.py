@@ -32,11 +32,14 @@ def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[s
 
 EVENTS: tuple[Event, ...] = (
     # someone else's doing: "I stole a candy bar once" is a confession, not a theft to ask about
-    _event("theft", "bad", r"(?<!I )(?<!we )(?:stole|stealing)|stolen|robbed|broke into|break[- ]in|burglar\w*|"
-           r"pickpocket\w*",
+    _event("theft", "bad", r"(?<!I )(?<!we )(?:stole|stealing)|stolen|robbed|pickpocket\w*",
            "past|Do you know who did it?", "past|Did you report it?", "past|Did you ever get it back?",
            reactions=("{Ugh/Oh no}, that's such a violation.", "What a rotten thing to do to you.",
                       "{Ugh, /Oh no, /}some people have no shame.")),
+    # someone in the home, whether or not anything was taken: "an intruder broke into my home, I hid in the closet"
+    _event("break_in", "bad", r"broke into|break[- ]in|burglar\w*|intruder",
+           "past|self:Are you okay?", "past|Was anything taken?", "Do you feel safe at home now?",
+           reactions=("{Oh no/Oh gosh}, a break-in is so scary.", "{Ugh/Oh no}, that's such a violation.")),
     _event("crash", "bad", r"car accident|(?:got into|was in|had) (?:a|an) (?:car )?(?:accident|wreck|crash)|"
            r"fender[- ]bender|crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
            "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?",
@@ -163,7 +166,9 @@ EVENTS: tuple[Event, ...] = (
            r"four|five) (?:hours?|minutes?)|(?:long|huge) line",
            "past|Did it get sorted out in the end?", "past|Did you ever get through to someone?",
            reactions=("{Ugh/Oh man}, waiting like that is the worst.",), is_news=False),
-    _event("late", "bad", r"traffic|running late|late for|missed (?:my|the) (?:bus|train|flight|appointment)",
+    # traffic alone makes no one late: "2 people decided to block traffic because of an argument"
+    _event("late", "bad", r"(?:stuck|sitting|caught) in (?:\w+ )?traffic|running late|late for|"
+           r"missed (?:my|the) (?:bus|train|flight|appointment)",
            "past|Did you make it in time?", "past|Did anyone mind?",
            reactions=("{Ugh/Oh no}, running late is so stressful.",), is_news=False),
     _event("scam", "bad", r"scam\w*|fraud\w*|hacked|identity theft|ripped (?:me )?off",

@@ -80,7 +80,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
                        r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
-                       r"frustrat\w+|(?:cheesed|ticked|pissed) off|fed up|"
+                       r"frustrat\w+|(?:cheesed|ticked|pissed) off|fed up|crappy|ratty|regret\w*|tantrums?|"
                        r"insane|miss\w*|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
@@ -94,7 +94,7 @@ _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:b
 _LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b", re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
-                        r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|engaged|married|"
+                        r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|winning|engaged|married|"
                         r"graduat\w+|accepted|"
                         r"hired(?! (?:someone|somebody))|"
                         r"(?:been|was|were|got|get|being|is|am) (?:chosen|selected|picked)(?! up| on)|"

@@ -902,3 +902,16 @@ def test_a_past_celebration_is_not_told_to_enjoy_it():
     for answer in replies_to("My friends threw me a party last weekend.", "That is so nice! How was it?",
                              "It was a lot of fun, I had no idea they were planning it.", stance="celebrate", seeds=20):
         assert not re.search(r"enjoy every|soak it|savor|must feel", answer, re.I), answer
+
+
+def test_a_break_in_is_not_asked_after_a_thing_stolen():
+    for answer in replies_to("Last night an intruder broke into my home and I hid in the closet.", stance="reassure",
+                             seeds=20):
+        assert "get it back" not in answer, answer
+    assert not told_events("Two drivers blocked traffic with their argument.", "bad")
+
+
+def test_more_bad_news_words():
+    for turn in ("The car looked great in the ad, but in person it was ratty and crappy.",
+                 "I said no to the deal, and I regret that now.", "My son threw a huge tantrum at the store."):
+        assert news(turn)[0], turn
