@@ -678,7 +678,9 @@ _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|s
                            r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
                            r"overwhelmed|bored|confused|insecure|nostalgic|thankful|glad|joyful|disgusted|irritated|"
                            r"bothered|bugs me|panic\w*|frightened|shaken|uneasy|uncomfortable|cr(?:y|ied|ying)|tears|"
-                           r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+)\b",
+                           r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+|depressing|"
+                           r"(?:breaks|broke) my heart|weigh\w* (?:heavy |heavily )?on (?:my mind|me)|tensed?|"
+                           r"(?:didn't|did not|don't) like)\b",
                            re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())

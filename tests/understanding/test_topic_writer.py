@@ -915,3 +915,17 @@ def test_more_bad_news_words():
     for turn in ("The car looked great in the ad, but in person it was ratty and crappy.",
                  "I said no to the deal, and I regret that now.", "My son threw a huge tantrum at the store."):
         assert news(turn)[0], turn
+
+
+def test_a_feeling_told_in_more_words_is_not_asked_for():
+    for turn in ("The crime rate in my city is so high right now, it breaks my heart.",
+                 "My team lost the match yesterday. I didn't like it.",
+                 "It's been weighing heavy on my mind all week."):
+        for stance in ("acknowledge", "comfort"):
+            for answer in replies_to(turn, stance=stance, seeds=10):
+                assert not re.search(r"feel(?:ing)?\b[^.!?]*\?$", answer), answer
+
+
+def test_a_treat_is_good_news_and_a_missed_show_is_not():
+    assert news("My husband treated me to a week at the beach, I had no idea!") == (False, True)
+    assert news("I'm not going to be able to see my favorite band when they come to town.")[0]
