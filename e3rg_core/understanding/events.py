@@ -30,6 +30,9 @@ def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[s
     return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions, reactions, is_news)
 
 
+# A baby on the way and a baby born are met alike; their questions differ
+_BABY_REACTIONS = ("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")
+
 EVENTS: tuple[Event, ...] = (
     # someone else's doing: "I stole a candy bar once" is a confession, not a theft to ask about
     _event("theft", "bad", r"(?<!I )(?<!we )(?:stole|stealing)|stolen|robbed|pickpocket\w*",
@@ -117,10 +120,10 @@ EVENTS: tuple[Event, ...] = (
            r"our (?:first|second|baby)|my (?:first|second))|having a baby|due date|(?:baby|child) (?:is )?on the way|"
            r"having twins",
            "When is the baby due?", "Do you know if it's a boy or a girl?",
-           reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
+           reactions=_BABY_REACTIONS),
     _event("baby", "good", r"(?:just )?gave birth|just had (?:a|the|our|her) baby|newborn",
            "recent|How is the little one doing?", "recent|Are you getting any sleep?",
-           reactions=("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")),
+           reactions=_BABY_REACTIONS),
     # not "I got a job interview"
     _event("hired", "good", r"(?:got|landed|accepted|offered) (?:the|a|my|that|an) (?:new )?(?:\w+ )?(?:job|position|"
            r"offer)(?! interview)|got hired|new job|start(?:ing|ed)? (?:a|my) (?:new )?job",

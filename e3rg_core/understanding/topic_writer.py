@@ -345,7 +345,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past|What was that like?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               # of how things are, or of a thing one has: not of a trip for groceries
+               # of a thing one has, not of buying groceries or a sad story
                "now|What do you {like/love} most about it?",
                "past|pet+thing+home+vehicle:What do you {like/love} most about it?",
                "pet:What's {topic}'s name?",
@@ -904,18 +904,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good"))
-    reactions = tuple(line for line in frames.reactions if _grounded(line, story))
-    if stance == "appreciate" and topic is not None and not re.search(
-            rf"\b{re.escape(topic.noun)}{_DID_A_KINDNESS.pattern}", story, re.IGNORECASE):
-        # "That's so sweet of your coworker" only of the one who did the kindness
-        reactions = tuple(line for line in reactions if "{topic}" not in line.text)
     if stance == "celebrate" and topic is not None and topic.kind == "person":
         # another's good news: cheered for them ("Good for your son!") only when they did it, and the speaker is not
         # told how good it must feel or to enjoy it
-        did_it = re.search(rf"\b{re.escape(topic.noun)}{_DID_IT.pattern}", story, re.IGNORECASE)
-        frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it is not None, story))
+        did_it = _did(topic, _DID_IT, story)
+        frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it, story))
                           for lines in (frames.reactions, frames.questions, frames.comments)))
-        reactions = tuple(line for line in frames.reactions if _grounded(line, story))
+    reactions = tuple(line for line in frames.reactions if _grounded(line, story))
+    if stance == "appreciate" and topic is not None and not _did(topic, _DID_A_KINDNESS, story):
+        # "That's so sweet of your coworker" only of the one who did the kindness
+        reactions = tuple(line for line in reactions if "{topic}" not in line.text)
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
@@ -930,6 +928,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             if (follow := follow_up(reaction)) is not None:
                 break
     return f"{reaction} {follow}" if follow else None
+
+
+def _did(topic: Topic, deeds: re.Pattern, story: str) -> bool:
+    """Whether the story tells the topic doing one of the deeds ("my mother-in-law offered", "my son graduated")."""
+    return re.search(rf"\b{re.escape(topic.noun)}{deeds.pattern}", story, re.IGNORECASE) is not None
 
 
 def _for_another(line: Line, did_it: bool, story: str) -> bool:
