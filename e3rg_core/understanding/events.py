@@ -132,7 +132,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("self:{Congrats/Congratulations} on the new job!", "{Oh/Wow}, a new job, how exciting!")),
     _event("passed", "good", r"passed (?:my|the|her|his|our|it|with|all)\b(?! away| on)|graduat\w+|"
            r"got (?:accepted|into (?:college|school|university|the|my|a))|aced|made the team|got my (?:degree|license)",
-           "What's next?", "How are you celebrating?",
+           "What's next?", "recent|How are you celebrating?",
            reactions=("past|{Congratulations/Congrats}, that's a big achievement!", "past|{Wow/Oh}, well done!")),
     _event("engaged", "good", r"(?:I|we) (?:just )?(?:got|am|'m|are|'re) (?:engaged|getting married|married)|"
            r"proposed to me|I proposed|our wedding",
@@ -293,8 +293,9 @@ EVENTS: tuple[Event, ...] = (
            "recent|How are they settling in?", "pet:What's {topic}'s name?",
            reactions=("{Aw/Oh}, how wonderful!", "pet:{Aw/Oh}, {topic} is so lucky to have you!")),
     _event("pet_mischief", "any",
-           r"chewed (?:up )?(?:my|our|the)|(?:peed|pooped) (?:on|in)|ate my (?:\w+ )?(?:homework|"
-           r"shoes?|sandwich|food|dinner|lunch)",
+           r"chew(?:ed|ing)? (?:up )?(?:on )?(?:my|our|the|everything)|(?:peed|pooped) (?:on|in)|"
+           r"(?:pulled|tore|ripped) (?:up |off |apart )?(?:the|my|our) (?:cushions|couch|pillows?|curtains)|"
+           r"ate my (?:\w+ )?(?:homework|shoes?|sandwich|food|dinner|lunch)",
            "past|pet:Did you catch {topic} in the act?", "pet:How do you stay mad at {topic}?"),
     _event("empty_nest", "any", r"(?:son|daughter|kids?|children|child) (?:\w+ )?(?:moved out|left for college|went "
            r"(?:off )?to college|leaves? for college|is leaving for college|(?:going|heading) off to college)|"

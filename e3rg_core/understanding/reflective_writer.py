@@ -65,7 +65,9 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|"
-                       r"broke up|dumped|cheated|stolen|stole|robbed|problems?|"
+                       r"broke up|dumped|cheated|stolen|stole|robbed|"
+                       # a problem fixed is none: "A friend was able to fix a problem I was having"
+                       r"(?<!fix a )(?<!fix the )(?<!fixed a )(?<!fixed the )(?<!solve a )problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|hurtful|ruined|"
                        r"earthquakes?|hurricanes?|tornado(?:e?s)?|wildfires?|self[- ]harm\w*|suicid\w*|"
                        r"cancel+ed|flat tire|divorce\w*|"
@@ -81,7 +83,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"frustrat\w+|(?:cheesed|ticked|pissed) off|fed up|crappy|ratty|regret\w*|tantrums?|"
-                       r"insane|miss\w*|"
+                       r"insane|miss\w*|drift(?:ed|ing) (?:away|apart)|(?<!used to )struggl\w*|unmotivated|"
+                       r"no motivation|ridiculous|more deserving|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
@@ -91,7 +94,9 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
 # family didn't even call"
 _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
                      r"so good)\b", re.IGNORECASE)
-_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b", re.IGNORECASE)
+_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b|"
+                       r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
+                       re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
                         r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
                         r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|winning|engaged|married|"
@@ -100,7 +105,8 @@ _GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|par
                         r"(?:been|was|were|got|get|being|is|am) (?:chosen|selected|picked)(?! up| on)|"
                         r"closed on (?:our|my|a|the) (?:first |new )?(?:house|home|condo|place)|relie(?:f|ved)|"
                         r"let (?:me|us) in|found (?:a|some) (?:\$\d+|\d+ dollars?|money|cash|\w+ (?:dollar )?bill)|"
-                        r"helped (?:me|us) out|(?:went|works|worked) (?:really |so |very |pretty )?well|worked out|"
+                        r"helped (?:me|us) out|(?:was|were) able to (?:fix|solve|sort out)|"
+                        r"(?:went|works|worked) (?:really |so |very |pretty )?well|worked out|"
                         r"(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"

@@ -190,21 +190,31 @@ def find_topic(text: str, stance: str) -> Topic | None:
 
 
 # A feeling the speaker names, to say that it makes sense ("No wonder you felt proud!").
-_FEELING = re.compile(r"\b(?:I|we) (?:was|were|am|'m|felt|feel|got|get|became|have been|'ve been) (?:\w+ ){0,2}?"
-                      r"(?:so |very |really |pretty |super |extremely |a (?:little|bit) )?(nervous|scared|afraid|"
-                      r"terrified|happy|proud|excited|sad|upset|angry|mad|furious|embarrassed|ashamed|shocked|"
+_FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re)?(?(now)|(?: (?:was|were|am|felt|feel|got|get|became|"
+                      r"have been)|'ve been)) (?:\w+ ){0,2}?"
+                      r"(?:so |very |really |pretty |super |extremely |a (?:little|bit) )?"
+                      r"(?P<feeling>nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|mad|furious|embarrassed|ashamed|shocked|"
                       r"surprised|relieved|grateful|thankful|lonely|impressed|annoyed|frustrated|disappointed|"
                       r"jealous|envious|guilty|anxious|worried|overwhelmed|heartbroken|thrilled|touched|stressed|"
-                      r"hurt|confident|nostalgic|amazed|blessed|lucky)\b", re.IGNORECASE)
+                      r"hurt|confident|nostalgic|amazed|blessed|lucky|bummed)\b", re.IGNORECASE)
 _NOT_FEELING = re.compile(r"\b(?:not|never|wasn't|weren't|isn't|don't|didn't)\b")
 
 
-def named_feeling(text: str) -> str | None:
-    """The feeling the speaker says they had, unless they deny it ("I'm not afraid to admit...")."""
+def named_feeling(text: str, now: bool = False) -> str | None:
+    """The feeling the speaker says they had, unless they deny it ("I'm not afraid to admit..."); with `now`, also
+    one they say they have ("I'm bummed."), which "No wonder you felt ..." would answer in the wrong tense."""
     match = _FEELING.search(tidy(text))
-    if match is None or _NOT_FEELING.search(match.group()):
+    if match is None or _NOT_FEELING.search(match.group()) or (match.group("now") and not now):
         return None
-    return match.group(1).lower()
+    return match.group("feeling").lower()
+
+
+def _outcome_felt(text: str) -> tuple[bool, bool] | None:
+    """Which way things went by the feelings the speaker names, where they all agree: "I'm bummed." says bad,
+    "upset ... but also proud" says neither. Fear tells of what is ahead, not of how it went."""
+    felt = {news(feeling) for match in _FEELING.finditer(tidy(text))
+            if not _NOT_FEELING.search(match.group()) and not _FEARED.search(feeling := match.group("feeling"))}
+    return felt.pop() if len(felt) == 1 and any(next(iter(felt))) else None
 
 
 @dataclass(frozen=True)
@@ -291,13 +301,13 @@ FRAMES: dict[str, Frames] = {
                "pet+thing+vehicle+home:Oh, how fun!",
                "event+trip:That sounds like so much fun!", "person:{Aw, /Oh, /}good for {topic}!"),
         _lines("future|work:When do you start?", "position:What will you be doing?",
-               "work:How are you going to celebrate?",
-               "past|study:All that hard work paid off. How are you celebrating?",
+               "recent+now+future|work:How are you going to celebrate?",
+               "recent|study:All that hard work paid off. How are you celebrating?",
                "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
                "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
                "home:How do you like it so far?",
-               "work+study:How are you going to celebrate?", "work+study:How does it feel?",
+               "recent+now+future|work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you looking forward to most?",
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.", "work+study:You earned it.",
@@ -485,14 +495,19 @@ FRAMES: dict[str, Frames] = {
         _lines("Looking on the bright side really helps.", "That's a healthy way to see it.",
                "It sounds like you're handling it well.")),
 }
+# A feeling that was ahead once: "I was very anxious to start driving at 16."
+_NOT_AFTER_WAS_SO = "".join(f"(?<!{was} {so} )" for was in ("was", "were")
+                            for so in ("so", "very", "really", "pretty", "quite", "super"))
 # "I think I'm going to burst" tells of no plan, "I spent an hour waiting for food" of no wait still on, "the
 # promotion I was hoping for" of no hope still held.
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
                      r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
-                     r"(?<!not )(?<!was )(?<!were )(?:excited|scared|nervous|afraid|anxious|ready) (?:to|for)"
+                     r"(?<!not )(?<!was )(?<!were )" + _NOT_AFTER_WAS_SO + r"(?:excited|scared|nervous|afraid|anxious|"
+                     r"ready) (?:to|for)"
                      r"(?! this day| death)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
-                     r"(?<!was )(?<!were )(?<!was really )(?<!was so )looking forward|in a (?:few|couple)|later today|"
+                     r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
+                     r"(?<!was )(?<!were )" + _NOT_AFTER_WAS_SO + r"looking forward|in a (?:few|couple)|later today|"
                      r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
                      r"(?<!was )(?<!were )hoping|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
@@ -544,6 +559,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What's the \w+ for\?"),
      re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
                 r"(?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b", re.IGNORECASE)),
+    (re.compile(r"^Do you still think about it"),
+     re.compile(r"\b(?:nostalgi\w*|think (?:about|of) (?:it|that|them|those)|remember\w*|reminds? me)\b",
+                re.IGNORECASE)),
     (re.compile(r"^Do you ever wish you could go back"),
      re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How are you going to celebrate|^How are you celebrating"),
@@ -572,7 +590,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What are your plans\?"),
      re.compile(r"\b(?:no plans|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
                 r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
-    (re.compile(r"^How are you (?:preparing|getting ready)|^Have you been preparing"),
+    (re.compile(r"^How are you (?:preparing|getting ready)|^Have you been preparing|^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
     (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
@@ -608,11 +626,12 @@ _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|t
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
-_ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish I|lucky|bought|brand new|new|won|gets? to|got to|promot\w+|"
-                     r"vacation|trip|rich|famous)\b", re.IGNORECASE)
+_ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish (?:I|that|it)|lucky|bought|brand new|new|won|gets? to|got to|"
+                     r"promot\w+|vacation|trip|cruise|rich|famous)\b", re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
-                        r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b", re.IGNORECASE)
+                        r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
+                        r"\bwish (?:that|it) (?:could have been|had been|was|were) (?:me|us)\b", re.IGNORECASE)
 # What a letdown is: something hoped for that did not come.
 _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|er)|fell through|cancel+ed|called off|"
                       r"rejected|turned down|missed out|didn'?t (?:get|make|win|come|show)|lost|failed|"
@@ -655,7 +674,8 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
                                "ease", "ease_guilt", "interest", "disgust"})
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
-_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|terrif\w+|frightening|stress(?:ed|ful)?)\b",
+_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
+                     r"frightening|stress(?:ed|ful)?)\b",
                      re.IGNORECASE)
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
                          r"passed(?! wind| out| away| by| on)|"
@@ -666,11 +686,13 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
                      r"cool) (?:happened|to tell)|special thing that happen\w*)\b", re.IGNORECASE)
-# News announced but not yet told: "My husband just told me the best news ever!"
-_NEWS_UNTOLD = re.compile(r"\b(?:the|some) (?:\w+ )?news(?: ever)?\W*$", re.IGNORECASE)
+# News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
+# scared to get the news."
+_NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?\W*$",
+                          re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
-_ASKS_FEELING = re.compile(r"\bfeel(?:ing)?\b.*\?$")
+_ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?)\b.*\?$|^What did you think\?$")
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
                            r"excited|sad|upset|angry|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
@@ -680,7 +702,8 @@ _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|s
                            r"bothered|bugs me|panic\w*|frightened|shaken|uneasy|uncomfortable|cr(?:y|ied|ying)|tears|"
                            r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+|depressing|"
                            r"(?:breaks|broke) my heart|weigh\w* (?:heavy |heavily )?on (?:my mind|me)|tensed?|"
-                           r"(?:didn't|did not|don't) like)\b",
+                           r"(?:didn't|did not|don't) like|nerves|butterfl\w+|scares? me|astonish\w*|stunned|"
+                           r"appreciat\w+|elated|relaxed)\b",
                            re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
@@ -758,9 +781,15 @@ _AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcomi
                             re.IGNORECASE)
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+# What the speaker is doing on a day named: "I'm running my first Marathon Sunday."
+_DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+                             r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:I|we)(?:'m| am|'re| are) \w+ing\b",
+                             re.IGNORECASE)
 # A story from long ago: "How is the new job going?" is not asked of it.
-_LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in)|as a (?:kid|child|teen)|back in "
-                       r"(?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b", re.IGNORECASE)
+_LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in|\d+)|"
+                       r"(?:by|at) (?:the )?age (?:of )?\d+|as a (?:kid|child|teen)|"
+                       r"back in (?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b",
+                       re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"last (?:night|week|month|year|time)|once|one time|used to|"
@@ -775,7 +804,7 @@ def story_time(speaker: list[str]) -> str:
     if len(speaker) > 1 and _AHEAD_BY_DATE.search(speaker[0]) and not _HAPPENED.search(speaker[0]):
         return "future"
     for turn in (speaker[-1], speaker[0]):
-        if _FUTURE.search(turn):
+        if _FUTURE.search(turn) or _DOING_ON_A_DAY.search(turn):
             return "future"
         if _HAPPENED.search(turn):
             return "past"
@@ -814,13 +843,17 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
+    if stance == "look_forward" and time == "future" and any(event.side == "bad" and event.is_news
+                                                             for event in told_events(latest, "bad")):
+        # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready."
+        stance = "reassure"
     if stance == "look_forward" and time == "now" and latest_news == (False, True):
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
         stance = "celebrate"
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
-    if (stance == "acknowledge" and time == "future" and _AHEAD_BY_DATE.search(story)
+    if (stance == "acknowledge" and time == "future" and (_AHEAD_BY_DATE.search(story) or _DOING_ON_A_DAY.search(story))
             and not any(news(_FEARED.sub(" ", story)))):
         # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
         # is met with reassurance if feared, else wished well
@@ -832,9 +865,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if bad and good and bad_happening and not told_events(latest, "good"):
             # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"
             good = False
+        if bad and good and (outcome := _outcome_felt(latest)) is not None:
+            # the speaker's own feeling says which way it went: "Hired 4 more people. 2 already quit. I'm bummed."
+            bad, good = outcome
         if not (bad or good):
-            # a happening whose words tell bad news ("I couldn't get any sleep")
-            bad = bad_happening
+            # a happening whose words tell its news: "I couldn't get any sleep", "Today I officially adopted her." (a
+            # glad one once it has happened: "I'll go and adopt whoever has been there longest" is a plan)
+            good_happening = (time != "future" and not _FEARED.search(latest) and not told_events(latest, "bad")
+                              and any(event.side == "good" and event.is_news for event in told_events(latest, "good")))
+            bad, good = bad_happening, good_happening and not bad_happening
         if not (bad or good):
             bad, good = news(story)
         if stance == "look_forward":

@@ -114,6 +114,11 @@ def test_a_death_said_in_other_words_gets_sympathy(reply, turn):
     ("I was confident walking into class because I knew I would ace it.", (False, False)),
     ("My son brought home his first F today.", (True, False)),
     ("Yes always, it is something that works for me.", (False, True)),
+    ("I know the workouts I should be doing but also struggle with proper form a bit.", (True, False)),
+    ("I used to struggle but I don't anymore", (False, False)),
+    ("My coworker got the promotion that I was going for. This is ridiculous.", (True, True)),
+    ("A friend was able to fix a problem I was having", (False, True)),
+    ("I left that job. And just kind of drifted away from everyone else.", (True, False)),
 ])
 def test_news_said_in_other_words_is_read(turn, told):
     assert news(turn) == told
@@ -156,6 +161,55 @@ def test_bad_news_is_never_cheered(reply, turn):
 def test_good_news_gets_no_sympathy(reply, turn):
     answer, _ = reply(turn)
     assert not re.search(r"\bsorry\b|terrible|awful|\bloss\b|\brough\b|\bhard\b", answer, re.I), answer
+
+
+def test_a_glad_happening_under_the_hedge_is_met_gladly():
+    """A vote the writer cannot place, on a happening whose words are its news: it is met gladly once it has
+    happened, not while it is a plan, and not when it was feared or another's."""
+    adopted = replies_to("I found a stray dog last Thursday. Today I officially adopted her.", stance="acknowledge",
+                         seeds=4)
+    assert all(re.search(r"good|nice|great", answer) and not SORROW.search(answer) for answer in adopted), adopted
+    for turn in ("I'll go to the shelter and adopt whoever has been there the longest.",
+                 "I was flying to Alaska and it was a nervewracking flight.",
+                 "My friend went on a 14 day cruise to Europe. I wish that could have been me!"):
+        assert not any(CHEER.search(answer) for answer in replies_to(turn, stance="acknowledge", seeds=4)), turn
+
+
+@pytest.mark.parametrize("turns, stance, asked", [
+    (("The new girl at work is doing really well considering she has no experience. I'm shocked!",), "surprise",
+     r"react|What did you think"),
+    (("I'm so sad, my avocado was moldy this morning!",), "disgust", r"react"),
+    (("Saturday I'm climbing Mt. Elbert. The nerves have started to set in.",), "acknowledge", r"feel"),
+    (("I really feel nostalgic around christmas",), "reminisce", r"still think about it"),
+])
+def test_a_feeling_or_reaction_told_is_not_asked(turns, stance, asked):
+    answers = replies_to(*turns, stance=stance, seeds=16)
+    assert not any(re.search(asked, answer) for answer in answers), answers
+
+
+def test_the_speakers_own_feeling_says_which_way_mixed_news_went():
+    answers = replies_to("Hired 4 more people to join my crew at work last week. 2 already quit. I'm bummed.",
+                         stance="acknowledge", seeds=4)
+    assert not any(CHEER.search(answer) or re.search(r"\bI see\b|gotcha|okay", answer) for answer in answers), answers
+
+
+def test_a_bad_thing_ahead_met_ready_is_not_cheered():
+    answers = replies_to("There is suppose to be a huge storm coming. I got supplies so I am ready.",
+                         stance="look_forward", seeds=6)
+    assert not any(CHEER.search(answer) or re.search(r"ready for it|safe\?$", answer) and "somewhere" not in answer
+                   for answer in answers), answers
+
+
+def test_an_achievement_long_ago_is_not_asked_how_it_is_celebrated():
+    answers = replies_to("My proudest moment was when I got my doctoral degree by the age of 30.", stance="celebrate",
+                         seeds=8)
+    assert not any(re.search(r"are you (?:going to )?celebrat", answer) for answer in answers), answers
+
+
+def test_news_still_to_come_is_no_teaser():
+    answers = replies_to("I found a lump in my neck. I waited a month. I was scared to get the news.",
+                         stance="reassure", seeds=4)
+    assert not any(re.search(r"curious|do tell|all ears|tell me", answer, re.I) for answer in answers), answers
 
 
 def test_hope_that_came_true_is_met_gladly(reply):
@@ -430,6 +484,10 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("I need to get to her concert tonight at 8!", "future"),
     ("Yesterday I woke up in such a great mood that I was ready to face any problem.", "past"),
     ("He's doing much better, but the thought still leaves me scared to this day.", "now"),
+    ("I was very anxious to start driving at 16.", "past"),
+    ("I'm running my first Marathon Sunday. I'm scared that maybe I did not train hard enough.", "future"),
+    ("Saturday I'm climbing Mt. Elbert. The nerves have started to set in.", "future"),
+    ("There is suppose to be a huge storm coming. I went to the store and got supplies.", "future"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
