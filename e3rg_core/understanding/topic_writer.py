@@ -651,6 +651,7 @@ _SAYS_HARM = re.compile(r"terrible thing to do")
 _SAYS_FUNNY = re.compile(r"funny story|laugh")
 _SAYS_MAKE_IT_RIGHT = re.compile(r"make it right")
 _SAYS_OKAY = re.compile(r"\bokay\?")
+_SAYS_OTHERS_KINDNESS = re.compile(r"People like that")
 # What "Was your mom okay?" asks after
 _DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|bit|"
                      r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
@@ -953,6 +954,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "appreciate" and topic is not None and not _did(topic, _DID_A_KINDNESS, story):
         # "That's so sweet of your coworker" only of the one who did the kindness
         reactions = tuple(line for line in reactions if "{topic}" not in line.text)
+    if stance == "appreciate" and not (topic is not None and _did(topic, _DID_A_KINDNESS, story)):
+        # "People like that make the world kinder" points at another's kindness, not at the speaker's own ("I always
+        # help this old man to cross the road")
+        frames = replace(frames, comments=tuple(line for line in frames.comments
+                                                if not _SAYS_OTHERS_KINDNESS.search(line.text)))
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)

@@ -206,6 +206,12 @@ def test_an_achievement_long_ago_is_not_asked_how_it_is_celebrated():
     assert not any(re.search(r"are you (?:going to )?celebrat", answer) for answer in answers), answers
 
 
+def test_the_speakers_own_kindness_is_not_praised_as_anothers():
+    answers = replies_to("I always help this old man to cross the road.", "Oh? How come?",
+                         "He walks so slowly and the cars never stop for him.", stance="appreciate", seeds=12)
+    assert not any("People like that" in answer for answer in answers), answers
+
+
 def test_news_still_to_come_is_no_teaser():
     answers = replies_to("I found a lump in my neck. I waited a month. I was scared to get the news.",
                          stance="reassure", seeds=4)
