@@ -138,7 +138,8 @@ EVENTS: tuple[Event, ...] = (
            r"proposed to me|I proposed|our wedding",
            "past+now|Have you set a date yet?", "past|How did the proposal go?", "Are you planning a big wedding?",
            reactions=("{Oh my goodness/Wow}, congratulations to you both!",)),
-    _event("won", "good", r"(?:I|we) (?:just |finally )?won (?:a|the|my|an|some|\$)|hit the jackpot",
+    _event("won", "good", r"(?:I|we) (?:\w+ )?won (?:a|the|my|an|some|\$|\d)|won (?:\$\d+|\d+ dollars)|"
+           r"hit the jackpot",
            "What are you going to do with it?", "past|Did you expect to win?",
            reactions=("self:{Wow/Whoa}, lucky you!", "{Wow/Oh wow}, what luck!")),
     _event("surprise_party", "good", r"surprise (?:party|visit|trip)|threw (?:me|us) a|surprised (?:me|us) (?:with|by)|"

@@ -84,7 +84,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
                        r"frustrat\w+|(?:cheesed|ticked|pissed) off|fed up|crappy|ratty|regret\w*|tantrums?|"
                        r"insane|miss\w*|drift(?:ed|ing) (?:away|apart)|(?<!used to )struggl\w*|unmotivated|"
-                       r"no motivation|ridiculous|more deserving|"
+                       r"no motivation|ridiculous|more deserving|(?:I|we) got nothing|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"

@@ -164,7 +164,8 @@ def find_topic(text: str, stance: str) -> Topic | None:
     if head and head.group(1) in _KIND_OF and _KIND_OF[head.group(1)] not in ("person", "pet"):
         # "my college test", "the job offer": the last noun says what it is
         modifier, noun, end, described = f"{modifier} {noun}".strip(), head.group(1), end + head.end(), True
-    askable = determiner in ("a", "an", "my", "our", "the") and not described
+    # not "the": "I spent 2 hours in the car" is no car to ask the kind of
+    askable = determiner in ("a", "an", "my", "our") and not described
     kind = _KIND_OF[noun]
     owner = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}.get(determiner)
     if owner is None:
@@ -608,6 +609,10 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (_ASKS_HOW_THEY_ARE,
      re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fever|flu|a cold|pain|bit by|bitten)\b",
                 re.IGNORECASE)),
+    # money paid, not a phone dropped: "My phone fell off the car and shattered"
+    (re.compile(r"money back\?$"), re.compile(r"\b(?:paid|pay|bought|buy|charged?|refund\w*|store|shop|restaurant|"
+                                             r"order\w*|scam\w*|dollars?|money|price|cost|sold|sells?)\b|\$",
+                                             re.IGNORECASE)),
     # a home just moved into, not one cleaned all weekend
     (re.compile(r"^How do you like it so far\?"),
      re.compile(r"\b(?:new|moved|moving|bought|just got|renovat\w*)\b", re.IGNORECASE)),
@@ -793,7 +798,7 @@ _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|i
                        re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
-                       r"last (?:night|week|month|year|time)|once|one time|used to|"
+                       r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
                        r"(?:I|we|he|she|they|it) (?!(?:n|f|bl|br|sp)eed\b|proceed|succeed|exceed)\w+ed)\b",
                        re.IGNORECASE)
 
@@ -854,6 +859,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
+    if stance == "celebrate" and all(latest_news) and not any(
+            event.side == "good" and event.is_news for event in told_events(latest, "good")):
+        # cheered only for a glad happening when bad news is told beside the glad word: not "That's wonderful news!"
+        # to "My gf broke up with me and got married to a banker"; the hedge weighs the two
+        stance = "acknowledge"
     if (stance == "acknowledge" and time == "future" and (_AHEAD_BY_DATE.search(story) or _DOING_ON_A_DAY.search(story))
             and not any(news(_FEARED.sub(" ", story)))):
         # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
@@ -930,10 +940,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         named = topic is not None and re.search(rf"\b{topic.noun}\b", reaction) is not None
         # "I'd be nervous too. It's okay to be nervous." says its word twice
         # by stem too: "That's so annoying! You have every right to be annoyed."
-        said = {word[:5] for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
+        said = {_stem(word) for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
 
         def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
-            return tuple(line for line in lines if not said & {word[:5] for word in _WORD.findall(line.text.lower())})
+            return tuple(line for line in lines
+                         if not said & {_stem(word) for word in _WORD.findall(line.text.lower())})
         if answered:
             return pick(fresh(frames.comments), False, named)
         # a question about what happened, most of the time: it follows from this story and no other
@@ -973,6 +984,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             if (follow := follow_up(reaction)) is not None:
                 break
     return f"{reaction} {follow}" if follow else None
+
+
+def _stem(word: str) -> str:
+    """A word's first five letters, and one stem for feel, feeling and felt: "I can tell you feel bad about it." is
+    not followed by "How are you feeling about it now?"."""
+    return "feel" if word.startswith("feel") or word == "felt" else word[:5]
 
 
 def _did(topic: Topic, deeds: re.Pattern, story: str) -> bool:

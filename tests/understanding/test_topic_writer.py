@@ -206,6 +206,35 @@ def test_an_achievement_long_ago_is_not_asked_how_it_is_celebrated():
     assert not any(re.search(r"are you (?:going to )?celebrat", answer) for answer in answers), answers
 
 
+def test_glad_words_beside_bad_news_are_cheered_only_for_a_glad_happening():
+    mixed = replies_to("Just feeling blue. My gf broke up with me recently and got married to an investment banker.",
+                       stance="celebrate", seeds=6)
+    assert not any(CHEER.search(answer) for answer in mixed), mixed
+    passed = replies_to("I struggled all semester but I finally passed my exam!", stance="celebrate", seeds=6)
+    assert all(re.search(r"congrat|well done|great|awesome", answer, re.I) for answer in passed), passed
+
+
+def test_money_won_is_asked_about():
+    assert [event.name for event in told_events("I entered a raffle and actually won $1000.", "good")] == ["won"]
+
+
+def test_a_thing_named_with_the_is_not_asked_its_kind():
+    assert not find_topic("I spent 2 hours in the car just to arrive to surf and no waves.", "acknowledge").askable
+    assert find_topic("I just bought a car!", "celebrate").askable
+
+
+def test_a_follow_up_does_not_ask_the_feeling_its_reaction_just_named():
+    answers = replies_to("The other day I was short on cash and needed to pay my phone bill.", stance="ease_guilt",
+                         seeds=16)
+    assert not any("feel bad" in answer and "feeling" in answer for answer in answers), answers
+
+
+def test_money_back_is_asked_only_where_money_was_paid():
+    answers = replies_to("I am so upset! My phone was on top of my car and it fell off and shattered.",
+                         stance="validate", seeds=16)
+    assert not any("money back" in answer for answer in answers), answers
+
+
 def test_the_speakers_own_kindness_is_not_praised_as_anothers():
     answers = replies_to("I always help this old man to cross the road.", "Oh? How come?",
                          "He walks so slowly and the cars never stop for him.", stance="appreciate", seeds=12)
@@ -494,6 +523,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("I'm running my first Marathon Sunday. I'm scared that maybe I did not train hard enough.", "future"),
     ("Saturday I'm climbing Mt. Elbert. The nerves have started to set in.", "future"),
     ("There is suppose to be a huge storm coming. I went to the store and got supplies.", "future"),
+    ("me and my kids picked up our new puppy the other day!", "past"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
