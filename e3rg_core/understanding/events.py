@@ -61,12 +61,12 @@ EVENTS: tuple[Event, ...] = (
            "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
            reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
     # someone else's doing, as for a theft: "I lied to my mother" is a confession
-    _event("lied", "bad", r"(?<!I )(?<!we )(?:lied|lying) to|betray\w*|behind my back|went back on|"
+    _event("lied", "bad", r"(?<!I )(?<!we )(?<!bad )(?:lied|lying) to|betray\w*|behind my back|went back on|"
            r"promises? (?:he|she|they) (?:can't|cannot|couldn't|never) keep|broke (?:his|her|their|a) promise",
            "past|How did you find out?", "Have you talked to them about it?",
            reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",
-           "Do you have anything else lined up?", "Are you looking for something new?",
+           "self:Do you have anything else lined up?", "self:Are you looking for something new?",
            reactions=("{Oh no/Ugh}, losing a job is so hard.", "I'm sorry, that's such a blow.")),
     _event("failed", "bad", r"failed|flunked|didn't pass|did not pass|rejected|(?:didn't|did not) do well|did poorly|"
            r"bad grade",
@@ -131,7 +131,8 @@ EVENTS: tuple[Event, ...] = (
            "recent|self:How is the new job going?",
            reactions=("self:{Congrats/Congratulations} on the new job!", "{Oh/Wow}, a new job, how exciting!")),
     _event("passed", "good", r"passed (?:my|the|her|his|our|it|with|all)\b(?! away| on)|graduat\w+|"
-           r"got (?:accepted|into (?:college|school|university|the|my|a))|aced|made the team|got my (?:degree|license)",
+           r"got (?:accepted|into (?:college|school|university|(?:the|my|a) (?:\w+ )?(?:college|school|university|"
+           r"program|academy|team|club|course)))|aced|made the team|got my (?:degree|license)",
            "What's next?", "recent|How are you celebrating?",
            reactions=("past|{Congratulations/Congrats}, that's a big achievement!", "past|{Wow/Oh}, well done!")),
     _event("engaged", "good", r"(?:I|we) (?:just )?(?:got|am|'m|are|'re) (?:engaged|getting married|married)|"
@@ -216,8 +217,9 @@ EVENTS: tuple[Event, ...] = (
            "What's the job?",
            reactions=("future|Good luck, you've got this!",)),
     # a job or a school applied for, not a mortgage
-    _event("applied", "any", r"applied (?:for|to) (?:a |an |the |this |that )?(?:\w+ )?(?:job|position|role|school|"
-           r"college|program|university)|(?:sent|submitted|turned) in (?:my|an|the) (?:job |school )?application|"
+    _event("applied", "any", r"applied (?:for|to) (?:a |an |the |this |that )?(?:\w+ )?(?:job|position|role|"
+           r"promotion|school|college|program|university)|"
+           r"(?:sent|submitted|turned) in (?:my|an|the) (?:job |school )?application|"
            r"get (?:this|the) job",
            "When will you hear back?", "What's the job?",
            reactions=("future+now|Fingers crossed for you!",)),
@@ -405,7 +407,7 @@ EVENTS: tuple[Event, ...] = (
 
 
 # Words that say a happening did not happen: "I almost adopted a child once", "I would have got in trouble".
-_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I|"
+_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I|if|"
                       r"(?:would|could|might)(?: have|'ve))\s+"
                       r"(?:\w+\s+)?$", re.IGNORECASE)
 

@@ -97,8 +97,11 @@ _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:b
 _LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b|"
                        r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
                        re.IGNORECASE)
-_GOOD_NEWS = re.compile(r"\b(?:got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|degree|diploma|"
-                        r"bachelor'?s|master'?s|licen[cs]e)|(?<!passed over for a )(?<!passed over for the )promot\w+|"
+_GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|"
+                        r"degree|diploma|bachelor'?s|master'?s|licen[cs]e)|"
+                        # a promotion missed or only applied for is no good news yet
+                        r"(?<!passed over for a )(?<!passed over for the )(?<!applied for a )(?<!apply for a )"
+                        r"(?<!applying for a )promot\w+|"
                         r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|winning|engaged|married|"
                         r"graduat\w+|accepted|"
                         r"hired(?! (?:someone|somebody))|"
@@ -347,6 +350,8 @@ _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?",
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
                         r"I'd rather have|just about) (?:died|die)\b|"
                         r"\b(?:battery|phone|car|plant)s? (?:\w+ ){0,2}died\b|"
+                        # "I love him to death"
+                        r"\b(?:love|loved|bored|scared|worried|tickled) (?:\w+ )?to death\b|"
                         r"\bcould(?: have|'ve) killed\b|\bdead (?:stuff|things?|skin|leaves|tired|serious|last|wrong|"
                         r"silent|end|battery|phone)\b|"
                         # a dog "chewing on dead frog" is alive

@@ -32,7 +32,8 @@ KINDS: dict[str, str] = {
         girlfriend boyfriend mom mum mother dad father parents neighbor neighbors neighbour neighbours boss kids
         kid child children baby grandmother grandma granny grandfather grandpa grandparents cousin cousins nephew
         nephews niece nieces roommate roommates coworker coworkers co-worker co-workers partner fiance fiancee aunt
-        uncle supervisor teacher stepdad stepmom siblings sibling classmates buddy""",
+        uncle supervisor teacher stepdad stepmom stepson stepdaughter stepbrother stepsister siblings sibling
+        classmates buddy""",
     "pet": """dog dogs cat cats puppy kitten kitty pet pets bird horse fish hamster rabbit bunny goat pony
         parrot turtle lizard ferret""",
     "work": "job offer promotion raise interview career position business shift project presentation",
@@ -52,8 +53,9 @@ _PLURAL = frozenset("""friends sons daughters brothers sisters parents neighbors
     cousins nephews nieces roommates coworkers co-workers siblings classmates dogs cats pets exams tests finals
     classes grades teeth holidays bills taxes shoes""".split())
 _SHE = frozenset("wife daughter sister girlfriend mom mum mother grandmother grandma granny niece aunt fiancee "
-                 "stepmom".split())
-_HE = frozenset("husband son brother boyfriend dad father grandfather grandpa nephew uncle fiance stepdad".split())
+                 "stepmom stepdaughter stepsister".split())
+_HE = frozenset("husband son brother boyfriend dad father grandfather grandpa nephew uncle fiance stepdad stepson "
+                "stepbrother".split())
 _MODIFIERS = frozenset("new old best little first final older younger oldest youngest dear whole entire own close "
                        "favorite favourite current big baby elder".split())
 _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that|some)\s+)?(?:(" + "|".join(sorted(_MODIFIERS)) +
@@ -668,6 +670,9 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # no "How are things with your girlfriend now?" once she has broken up with the speaker
+                  (re.compile(r"How are things with"), re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
+                                                                 r"left me)\b", re.IGNORECASE)),
                   (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
                      re.IGNORECASE)
@@ -688,6 +693,9 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
                          r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it)\b", re.IGNORECASE)
+# Good news only wished for: "It would be awesome if I got the job"
+_WISHED = re.compile(r"\b(?:would|it'd|that'd) be (?:\w+ )?(?:awesome|great|nice|amazing|wonderful|cool) if\b",
+                     re.IGNORECASE)
 # A first turn that promises a story without telling it.
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
@@ -853,6 +861,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
                                                              for event in told_events(latest, "bad")):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready."
         stance = "reassure"
+    if _WISHED.search(latest):
+        # "It would be awesome if I got the job": still ahead, whatever its verbs' tense
+        time = "future"
     if stance == "look_forward" and time == "now" and latest_news == (False, True):
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
         stance = "celebrate"

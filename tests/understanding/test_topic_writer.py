@@ -235,6 +235,29 @@ def test_money_back_is_asked_only_where_money_was_paid():
     assert not any("money back" in answer for answer in answers), answers
 
 
+@pytest.mark.parametrize("turn, stance, unsaid", [
+    # applied for, or only hoped for: no congratulations yet
+    ("I recently applied for a promotion at work.", "look_forward", r"congrat"),
+    ("It would be awesome if I got the job but if not I am happy where I am at too", "look_forward", r"congrat"),
+    # lost in the wrong part of town, not into college
+    ("I got into a wrong part of town the other day, I was glad to get out from there.", "acknowledge", r"celebrat"),
+    # another's job lost: the speaker is not asked what they have lined up
+    ("A good co-worker of mine lost his job.", "acknowledge", r"lined up|looking for something"),
+    # a dog loved to death is alive
+    ("My dog just wants to play! I love him to death but he needs to learn to be independent.", "celebrate",
+     r"sorry|miss|loss"),
+    # the speaker's own lie is no betrayal
+    ("I feel so bad lying to my husband.", "ease_guilt", r"betrayal"),
+    ("My girlfriend broke up with me recently...", "comfort", r"things with your girlfriend"),
+    # a stepdaughter's new job is not the speaker's
+    ("My stepdaughter graduated from college in May and got a job in San Francisco.", "celebrate",
+     r"What will you be doing|When do you start"),
+])
+def test_what_the_turn_does_not_say_is_not_said(turn, stance, unsaid):
+    answers = replies_to(turn, stance=stance, seeds=12)
+    assert not any(re.search(unsaid, answer, re.I) for answer in answers), answers
+
+
 def test_the_speakers_own_kindness_is_not_praised_as_anothers():
     answers = replies_to("I always help this old man to cross the road.", "Oh? How come?",
                          "He walks so slowly and the cars never stop for him.", stance="appreciate", seeds=12)
