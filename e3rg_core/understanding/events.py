@@ -153,8 +153,8 @@ EVENTS: tuple[Event, ...] = (
            "How do you like it so far?", "What made you choose it?"),
     _event("missing", "bad", r"miss (?:him|her|them|my|our)|haven't seen (?:him|her|them|my)|far away|long distance|"
            r"deployed|overseas",
-           "When will you see each other again?", "Do you get to talk often?",
-           reactions=("{Aw/Oh}, missing someone is so hard.",), is_news=False),
+           "person:When will you see each other again?", "person:Do you get to talk often?",
+           reactions=("person:{Aw/Oh}, missing someone is so hard.",), is_news=False),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
            r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
            r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"

@@ -370,8 +370,8 @@ FRAMES: dict[str, Frames] = {
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it meant a lot to you.")),
     "acknowledge": Frames(
-        _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Wow}, that's quite something.", "{Oh/Ah}, gotcha.",
-               "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Wow}, okay."),
+        _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Ah}, I see what you mean.", "{Oh/Ah}, gotcha.",
+               "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Ah}, okay."),
         _lines("{How are you feeling/How do you feel} about it?", "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
@@ -382,7 +382,6 @@ FRAMES: dict[str, Frames] = {
                "past|What did you do {then/next}?",
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.", "I can see why that is on your mind.",
-               "That sounds like quite a {moment/time}.",
                "Thanks for telling me about it.", "That makes a lot of sense.", "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
@@ -867,13 +866,17 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and latest_news == (False, True):
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
         stance = "celebrate"
+    if stance == "surprise" and opening and len(latest.split()) <= 3 and not any(latest_news):
+        # "Am surprised": the surprise is still to be told
+        stance = "teaser"
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
-    if stance == "celebrate" and all(latest_news) and not any(
-            event.side == "good" and event.is_news for event in told_events(latest, "good")):
-        # cheered only for a glad happening when bad news is told beside the glad word: not "That's wonderful news!"
-        # to "My gf broke up with me and got married to a banker"; the hedge weighs the two
+    if (stance == "celebrate" and all(latest_news) and news(re.split(r"\bbut\b", latest)[-1]) != (False, True)
+            and not any(event.side == "good" and event.is_news for event in told_events(latest, "good"))):
+        # cheered only for a glad happening, or for gladness after a "but", when bad news is told beside the glad
+        # word: not "That's wonderful news!" to "My gf broke up with me and got married to a banker", but still to
+        # "It can be hard but it's one of the best experiences"; the hedge weighs the two
         stance = "acknowledge"
     if (stance == "acknowledge" and time == "future" and (_AHEAD_BY_DATE.search(story) or _DOING_ON_A_DAY.search(story))
             and not any(news(_FEARED.sub(" ", story)))):

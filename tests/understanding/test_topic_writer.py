@@ -210,6 +210,9 @@ def test_glad_words_beside_bad_news_are_cheered_only_for_a_glad_happening():
     mixed = replies_to("Just feeling blue. My gf broke up with me recently and got married to an investment banker.",
                        stance="celebrate", seeds=6)
     assert not any(CHEER.search(answer) for answer in mixed), mixed
+    best = replies_to("It can be hard but it's one of the best experiences that I have had in life.",
+                      stance="celebrate", seeds=6)
+    assert all(CHEER.search(answer) for answer in best), best
     passed = replies_to("I struggled all semester but I finally passed my exam!", stance="celebrate", seeds=6)
     assert all(re.search(r"congrat|well done|great|awesome", answer, re.I) for answer in passed), passed
 
@@ -243,12 +246,11 @@ def test_money_back_is_asked_only_where_money_was_paid():
     ("I got into a wrong part of town the other day, I was glad to get out from there.", "acknowledge", r"celebrat"),
     # another's job lost: the speaker is not asked what they have lined up
     ("A good co-worker of mine lost his job.", "acknowledge", r"lined up|looking for something"),
-    # a dog loved to death is alive
-    ("My dog just wants to play! I love him to death but he needs to learn to be independent.", "celebrate",
-     r"sorry|miss|loss"),
     # the speaker's own lie is no betrayal
     ("I feel so bad lying to my husband.", "ease_guilt", r"betrayal"),
     ("My girlfriend broke up with me recently...", "comfort", r"things with your girlfriend"),
+    # a dog missed is not asked how often they talk
+    ("I miss my old pet dog, I feel so empty without her around.", "comfort", r"talk often|see each other"),
     # a stepdaughter's new job is not the speaker's
     ("My stepdaughter graduated from college in May and got a job in San Francisco.", "celebrate",
      r"What will you be doing|When do you start"),
@@ -256,6 +258,16 @@ def test_money_back_is_asked_only_where_money_was_paid():
 def test_what_the_turn_does_not_say_is_not_said(turn, stance, unsaid):
     answers = replies_to(turn, stance=stance, seeds=12)
     assert not any(re.search(unsaid, answer, re.I) for answer in answers), answers
+
+
+def test_a_dog_loved_to_death_is_alive():
+    turn = "My dog just wants to play! I love him to death but he needs to learn to be independent."
+    assert situation_stance(turn, STANCES["celebrate"]) != "loss"
+
+
+def test_a_surprise_not_yet_told_is_asked_for():
+    answers = replies_to("Am surprised", stance="surprise", seeds=6)
+    assert all(answer.endswith("What happened?") for answer in answers), answers
 
 
 def test_the_speakers_own_kindness_is_not_praised_as_anothers():
