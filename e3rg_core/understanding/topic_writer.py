@@ -927,6 +927,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         topic = replace(dead, askable=False)
     elif topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
         topic = replace(earlier, askable=False)
+    if (topic is not None and topic.pronoun == "they" and not topic.plural
+            and topic.kind == "pet" and (said := re.search(r"\b(?:(she|her)|he|him|his)\b", latest, re.IGNORECASE))):
+        # a pet of an earlier turn, called "him" now: "Heart wrenching to bury him." is not "What do you miss most
+        # about them?"
+        topic = replace(topic, pronoun="she" if said.group(1) else "he")
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now

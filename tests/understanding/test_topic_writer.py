@@ -260,6 +260,12 @@ def test_what_the_turn_does_not_say_is_not_said(turn, stance, unsaid):
     assert not any(re.search(unsaid, answer, re.I) for answer in answers), answers
 
 
+def test_a_pet_of_an_earlier_turn_is_called_what_the_speaker_calls_it():
+    answers = replies_to("My dog died yesterday after 15 years.", "Oh I am so sorry for your loss.",
+                         "Yeah, it was terrible. Heart wrenching to bury him.", stance="loss", seeds=8)
+    assert not any(re.search(r"\b(?:them|they|their)\b", answer) for answer in answers), answers
+
+
 def test_a_dog_loved_to_death_is_alive():
     turn = "My dog just wants to play! I love him to death but he needs to learn to be independent."
     assert situation_stance(turn, STANCES["celebrate"]) != "loss"
