@@ -147,9 +147,11 @@ EVENTS: tuple[Event, ...] = (
            r"came home early",
            "past|Did you have any idea?", "past|Who was behind it?",
            reactions=("{Aw/Oh}, what a lovely surprise!",)),
-    _event("bought", "good", r"(?:bought|buying|buy|purchased|got) (?:a|my|our|myself a) (?:new |used )?(?:car|truck|"
-           r"house|home|bike|phone|laptop|computer|tv|console|guitar)|closed on (?:a|our|my) (?:first |new )?(?:house|"
-           r"home)",
+    # the speaker's own buy, not the neighbor's: "my neighbor just bought a new car"
+    _event("bought", "good", r"(?:(?:I|we)(?: just| finally)? (?:bought|purchased|got)|buying|buy) "
+           r"(?:a|my|our|myself a) (?:new |used )?(?:car|truck|house|home|bike|phone|laptop|computer|tv|console|"
+           r"guitar)|"
+           r"closed on (?:a|our|my) (?:first |new )?(?:house|home)",
            "How do you like it so far?", "What made you choose it?"),
     _event("missing", "bad", r"miss (?:him|her|them|my|our)|haven't seen (?:him|her|them|my)|far away|long distance|"
            r"deployed|overseas",
@@ -407,8 +409,8 @@ EVENTS: tuple[Event, ...] = (
 
 
 # Words that say a happening did not happen: "I almost adopted a child once", "I would have got in trouble".
-_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|want to|wish I|if|"
-                      r"(?:would|could|might)(?: have|'ve))\s+"
+_DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was not|hope to|hope|hopefully|want to|"
+                      r"wish I|if|(?:would|could|might)(?: have|'ve))\s+"
                       r"(?:\w+\s+)?$", re.IGNORECASE)
 
 

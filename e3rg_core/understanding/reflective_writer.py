@@ -97,8 +97,9 @@ _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:b
 _LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b|"
                        r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
                        re.IGNORECASE)
-_GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )got (?:the|a|my) (?:job|promotion|raise|offer|part|scholarship|"
-                        r"degree|diploma|bachelor'?s|master'?s|licen[cs]e)|"
+_GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I )got (?:the|a|my) (?:job|promotion|"
+                        r"raise|offer|part|scholarship|degree|diploma|bachelor'?s|master'?s|"
+                        r"licen[cs]e)|"
                         # a promotion missed or only applied for is no good news yet
                         r"(?<!passed over for a )(?<!passed over for the )(?<!applied for a )(?<!apply for a )"
                         r"(?<!applying for a )promot\w+|"

@@ -175,6 +175,10 @@ def find_topic(text: str, stance: str) -> Topic | None:
         stranger = noun in ("kid", "child") and determiner in ("a", "an", "the", "this", "that", "some")
         owner = ("your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") and not stranger
                  else "the")
+    if not determiner and (possessor := re.search(r"(?:\b(my|our)\s+)?\b([A-Za-z-]+)'s\s+$", text[:match.start()],
+                                                         re.IGNORECASE)):
+        # someone else's: "My girlfriend's cat is sick" is not "your cat"
+        owner = f"your {possessor.group(2).lower()}'s" if possessor.group(1) else "the"
     words = [owner, modifier, noun] if modifier and modifier != "first" else [owner, noun]
     if kind == "person" and (in_law := re.match(r"[- ]in[- ]law\b", text[end:], re.IGNORECASE)):
         # "my sister in law" is not my sister
@@ -607,6 +611,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
     (_ASKS_HOW_THEY_ARE,
      re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
+    (re.compile(r"^Did you say anything to"), re.compile(r"\b(?:told (?:him|her|them)|said (?:to|something)|"
+                                                        r"words (?:for|with)|yelled at|confronted)\b", re.IGNORECASE)),
     (re.compile(r"^What did \w+ \w* ?say\?"), re.compile(r"\b(?:told (?:me|us)|said|says|texted me)\b", re.IGNORECASE)),
 )
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
@@ -674,6 +680,9 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # no "Have you talked to your dad about it?" once he has died, or was dying two years back
+                  (re.compile(r"talked to \{topic\}"),
+                   re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
                   (re.compile(r"How are things with"), re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                                  r"left me)\b", re.IGNORECASE)),
@@ -811,6 +820,8 @@ _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|i
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
+                       # "my car hydroplaned"
+                       r"(?:my|our) \w+ (?!(?:n|f|bl|br|sp)eed\b)\w+ed|"
                        r"(?:I|we|he|she|they|it) (?!(?:n|f|bl|br|sp)eed\b|proceed|succeed|exceed)\w+ed)\b",
                        re.IGNORECASE)
 

@@ -217,6 +217,19 @@ def test_glad_words_beside_bad_news_are_cheered_only_for_a_glad_happening():
     assert all(re.search(r"congrat|well done|great|awesome", answer, re.I) for answer in passed), passed
 
 
+def test_the_dead_are_not_to_be_talked_to():
+    answers = replies_to("The worst call I ever got was when I was told my dad only had a few weeks left to live.",
+                         "Oh no. That's terrible.",
+                         "I'm going on just over two years. Never thought it would happen to us.", stance="comfort",
+                         seeds=16)
+    assert not any("talked to" in answer for answer in answers), answers
+
+
+def test_what_someone_else_has_is_not_the_speakers():
+    assert not told_events("So my neighbor just bought a new car to show off.", "good")
+    assert find_topic("My girlfriend's cat is sick with cancer.", "illness").phrase == "your girlfriend's cat"
+
+
 def test_money_won_is_asked_about():
     assert [event.name for event in told_events("I entered a raffle and actually won $1000.", "good")] == ["won"]
 
@@ -251,6 +264,9 @@ def test_money_back_is_asked_only_where_money_was_paid():
     ("My girlfriend broke up with me recently...", "comfort", r"things with your girlfriend"),
     # a dog missed is not asked how often they talk
     ("I miss my old pet dog, I feel so empty without her around.", "comfort", r"talk often|see each other"),
+    ("I think it went well, apart from a few mistakes, hopefully I got the job.", "look_forward", r"congrat"),
+    ("Yesterday I caught my neighbor letting his dog poop on my lawn. I had a few choice words for him.", "disgust",
+     r"say anything"),
     # a stepdaughter's new job is not the speaker's
     ("My stepdaughter graduated from college in May and got a job in San Francisco.", "celebrate",
      r"What will you be doing|When do you start"),
@@ -565,6 +581,7 @@ def test_what_the_speaker_said_of_it_is_not_asked():
     ("Saturday I'm climbing Mt. Elbert. The nerves have started to set in.", "future"),
     ("There is suppose to be a huge storm coming. I went to the store and got supplies.", "future"),
     ("me and my kids picked up our new puppy the other day!", "past"),
+    ("Coming home driving in the rain my car hydroplaned on the freeway!", "past"),
 ])
 def test_the_story_time_is_read_from_the_words(turn, time):
     assert story_time([turn]) == time
