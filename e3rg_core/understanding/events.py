@@ -139,7 +139,8 @@ EVENTS: tuple[Event, ...] = (
            r"proposed to me|I proposed|our wedding",
            "past+now|Have you set a date yet?", "past|How did the proposal go?", "Are you planning a big wedding?",
            reactions=("{Oh my goodness/Wow}, congratulations to you both!",)),
-    _event("won", "good", r"(?:I|we) (?:\w+ )?won (?:a|the|my|an|some|\$|\d)|won (?:\$\d+|\d+ dollars)|"
+    _event("won", "good", r"(?:I|we) (?:\w+ )?won (?:a|the|my|an|some|\$|\d)|"
+           r"\b(?:I|we)\b[^.!?]*?\bwon (?:\$\d+|\d+ dollars)|"
            r"hit the jackpot",
            "What are you going to do with it?", "past|Did you expect to win?",
            reactions=("self:{Wow/Whoa}, lucky you!", "{Wow/Oh wow}, what luck!")),

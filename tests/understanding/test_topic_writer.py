@@ -232,6 +232,8 @@ def test_what_someone_else_has_is_not_the_speakers():
 
 def test_money_won_is_asked_about():
     assert [event.name for event in told_events("I entered a raffle and actually won $1000.", "good")] == ["won"]
+    # another's winnings are not the speaker's
+    assert not told_events("Last week a friend of mine won $2000 on a scratch off ticket.", "good")
 
 
 def test_a_thing_named_with_the_is_not_asked_its_kind():
