@@ -910,14 +910,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # the speaker's own feeling says which way it went: "Hired 4 more people. 2 already quit. I'm bummed."
             bad, good = outcome
         if not (bad or good):
-            # a happening whose words tell its news: "I couldn't get any sleep", "Today I officially adopted her." (a
-            # glad one once it has happened: "I'll go and adopt whoever has been there longest" is a plan)
-            good_happening = (time != "future" and not _FEARED.search(latest) and not told_events(latest, "bad")
+            # a happening whose words tell its news: "I couldn't get any sleep", "Today I officially adopted her."
+            good_happening = (not _FEARED.search(latest) and not told_events(latest, "bad")
                               and any(event.side == "good" and event.is_news for event in told_events(latest, "good")))
             bad, good = bad_happening, good_happening and not bad_happening
         if not (bad or good):
             bad, good = news(story)
-        if stance == "look_forward":
+        if stance == "acknowledge" and time == "future" and good and not bad:
+            # glad news still ahead is hoped for, not met with "Aw, that's nice.": "I start my new job on Monday."
+            stance = "look_forward"
+        if stance == "look_forward" and time == "past":
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
             stance = "celebrate" if good and not bad else "acknowledge"

@@ -165,12 +165,16 @@ def test_good_news_gets_no_sympathy(reply, turn):
 
 def test_a_glad_happening_under_the_hedge_is_met_gladly():
     """A vote the writer cannot place, on a happening whose words are its news: it is met gladly once it has
-    happened, not while it is a plan, and not when it was feared or another's."""
+    happened, hoped for while it is a plan, and not cheered when it was feared or another's."""
     adopted = replies_to("I found a stray dog last Thursday. Today I officially adopted her.", stance="acknowledge",
                          seeds=4)
     assert all(re.search(r"good|nice|great", answer) and not SORROW.search(answer) for answer in adopted), adopted
-    for turn in ("I'll go to the shelter and adopt whoever has been there the longest.",
-                 "I was flying to Alaska and it was a nervewracking flight.",
+    planned = replies_to("I'll go to the shelter and adopt whoever has been there the longest.", stance="acknowledge",
+                         seeds=4)
+    assert not any(re.search(r"to hear|What's your dog's name", answer) for answer in planned), planned
+    started = replies_to("I start my new job on Monday.", stance="acknowledge", seeds=4)
+    assert all(re.search(r"luck|exciting|congrat|hope", answer, re.I) for answer in started), started
+    for turn in ("I was flying to Alaska and it was a nervewracking flight.",
                  "My friend went on a 14 day cruise to Europe. I wish that could have been me!"):
         assert not any(CHEER.search(answer) for answer in replies_to(turn, stance="acknowledge", seeds=4)), turn
 
