@@ -114,8 +114,9 @@ _DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|f
                      r"scored|completed|achieved|mastered|became|got (?:into|in|accepted|promoted|hired|"
                      r"(?:a|the|his|her|their) (?:new )?(?:job|promotion|raise|scholarship|award|part|role|degree))|"
                      r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
-                     r"selected)|found (?:a|the) (?:new )?job)\b(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
-_TO_THE_SPEAKER = re.compile(r"feel|enjoy|soak|savor", re.IGNORECASE)
+                     r"selected)|found (?:a|the) (?:new )?job|(?:was|were) able to \w+|did (?:a|an) \w+)\b"
+                     r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+_TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most", re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 

@@ -288,6 +288,15 @@ def test_a_pet_of_an_earlier_turn_is_called_what_the_speaker_calls_it():
     assert not any(re.search(r"\b(?:them|they|their)\b", answer) for answer in answers), answers
 
 
+@pytest.mark.parametrize("turn", [
+    "I thought it was so cool that my friend did a backflip.",
+    "My coworker was able to find a new job after only looking for like a week.",
+])
+def test_anothers_feat_is_not_said_to_feel_good_to_the_speaker(turn):
+    answers = replies_to(turn, stance="celebrate", seeds=12)
+    assert not any(re.search(r"feel|felt|enjoy|make the most", answer, re.I) for answer in answers), answers
+
+
 def test_a_dog_loved_to_death_is_alive():
     turn = "My dog just wants to play! I love him to death but he needs to learn to be independent."
     assert situation_stance(turn, STANCES["celebrate"]) != "loss"
