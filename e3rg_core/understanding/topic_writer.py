@@ -201,10 +201,11 @@ def find_topic(text: str, stance: str) -> Topic | None:
 _FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re)?(?(now)|(?: (?:was|were|am|felt|feel|got|get|became|"
                       r"have been)|'ve been)) (?:\w+ ){0,2}?"
                       r"(?:so |very |really |pretty |super |extremely |a (?:little|bit) )?"
-                      r"(?P<feeling>nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|mad|furious|embarrassed|ashamed|shocked|"
-                      r"surprised|relieved|grateful|thankful|lonely|impressed|annoyed|frustrated|disappointed|"
-                      r"jealous|envious|guilty|anxious|worried|overwhelmed|heartbroken|thrilled|touched|stressed|"
-                      r"hurt|confident|nostalgic|amazed|blessed|lucky|bummed)\b", re.IGNORECASE)
+                      r"(?P<feeling>nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|mad|furious|"
+                      r"embarrassed|ashamed|shocked|surprised|relieved|grateful|thankful|lonely|impressed|annoyed|"
+                      r"frustrated|disappointed|jealous|envious|guilty|anxious|worried|overwhelmed|heartbroken|"
+                      r"thrilled|touched|stressed|hurt|confident|nostalgic|amazed|blessed|lucky|bummed)\b",
+                      re.IGNORECASE)
 _NOT_FEELING = re.compile(r"\b(?:not|never|wasn't|weren't|isn't|don't|didn't)\b")
 
 
