@@ -415,6 +415,12 @@ _DID_NOT = re.compile(r"\b(?:almost|nearly|never|not|didn't|did not|wasn't|was n
                       r"(?:\w+\s+)?$", re.IGNORECASE)
 
 
+def tells_news(text: str, side: str) -> bool:
+    """Whether the text tells a happening whose words alone are news of that side ("I got laid off", "Today I
+    officially adopted her"), not one of either side or one that only sets the scene ("the restaurant")."""
+    return any(event.side == side and event.is_news for event in told_events(text, side))
+
+
 def told_events(text: str, side: str | None) -> tuple[Event, ...]:
     """The happenings the text tells, for a stance on the side of good or bad news (None: a stance of neither,
     which gets only the happenings that fit both): "Do you know who did it?" is never asked at good news."""

@@ -19,7 +19,7 @@ from functools import partial
 import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
-from .events import EVENTS, told_events
+from .events import EVENTS, tells_news, told_events
 from .prompts import listener_stance
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
@@ -508,19 +508,19 @@ FRAMES: dict[str, Frames] = {
         _lines("Looking on the bright side really helps.", "That's a healthy way to see it.",
                "It sounds like you're handling it well.")),
 }
-# A feeling that was ahead once: "I was very anxious to start driving at 16."
-_NOT_AFTER_WAS_SO = "".join(f"(?<!{was} {so} )" for was in ("was", "were")
-                            for so in ("so", "very", "really", "pretty", "quite", "super"))
+# A feeling or a hope that was ahead once: "I was very anxious to start driving at 16."
+_NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were")
+                         for so in ("", "so ", "very ", "really ", "pretty ", "quite ", "super "))
 # "I think I'm going to burst" tells of no plan, "I spent an hour waiting for food" of no wait still on, "the
 # promotion I was hoping for" of no hope still held.
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
                      r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
-                     r"(?<!not )(?<!was )(?<!were )" + _NOT_AFTER_WAS_SO + r"(?:excited|scared|nervous|afraid|anxious|"
+                     r"(?<!not )" + _NOT_AFTER_WAS + r"(?:excited|scared|nervous|afraid|anxious|"
                      r"ready) (?:to|for)"
                      r"(?! this day| death)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
-                     r"(?<!was )(?<!were )" + _NOT_AFTER_WAS_SO + r"looking forward|in a (?:few|couple)|later today|"
+                     + _NOT_AFTER_WAS + r"looking forward|in a (?:few|couple)|later today|"
                      r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
                      r"(?<!was )(?<!were )hoping|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
@@ -874,8 +874,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
-    if stance == "look_forward" and time == "future" and any(event.side == "bad" and event.is_news
-                                                             for event in told_events(latest, "bad")):
+    if stance == "look_forward" and time == "future" and tells_news(latest, "bad"):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready."
         stance = "reassure"
     if _WISHED.search(latest):
@@ -891,7 +890,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
     if (stance == "celebrate" and all(latest_news) and news(re.split(r"\bbut\b", latest)[-1]) != (False, True)
-            and not any(event.side == "good" and event.is_news for event in told_events(latest, "good"))):
+            and not tells_news(latest, "good")):
         # cheered only for a glad happening, or for gladness after a "but", when bad news is told beside the glad
         # word: not "That's wonderful news!" to "My gf broke up with me and got married to a banker", but still to
         # "It can be hard but it's one of the best experiences"; the hedge weighs the two
@@ -904,7 +903,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
-        bad_happening = any(event.side == "bad" and event.is_news for event in told_events(latest, "bad"))
+        bad_happening = tells_news(latest, "bad")
         if bad and good and bad_happening and not told_events(latest, "good"):
             # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"
             good = False
@@ -914,7 +913,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if not (bad or good):
             # a happening whose words tell its news: "I couldn't get any sleep", "Today I officially adopted her."
             good_happening = (not _FEARED.search(latest) and not told_events(latest, "bad")
-                              and any(event.side == "good" and event.is_news for event in told_events(latest, "good")))
+                              and tells_news(latest, "good"))
             bad, good = bad_happening, good_happening and not bad_happening
         if not (bad or good):
             bad, good = news(story)
@@ -943,10 +942,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     elif topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
         topic = replace(earlier, askable=False)
     if (topic is not None and topic.pronoun == "they" and not topic.plural
-            and topic.kind == "pet" and (said := re.search(r"\b(?:(she|her)|he|him|his)\b", latest, re.IGNORECASE))):
+            and topic.kind == "pet" and (called := re.search(r"\b(?:(she|her)|he|him|his)\b", latest, re.IGNORECASE))):
         # a pet of an earlier turn, called "him" now: "Heart wrenching to bury him." is not "What do you miss most
         # about them?"
-        topic = replace(topic, pronoun="she" if said.group(1) else "he")
+        topic = replace(topic, pronoun="she" if called.group(1) else "he")
     rng = random.Random(turn_seed(history, "topic"))
     feeling = named_feeling(latest)
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
