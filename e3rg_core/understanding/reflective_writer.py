@@ -63,7 +63,9 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
+_BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so much) ?"
+                       r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
+                       r"forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|"
                        # a problem fixed is none: "A friend was able to fix a problem I was having"
@@ -94,7 +96,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost|forgot|fired|burn(?:ed|t) down|flood(?:ed|ing
 # family didn't even call"
 _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
                      r"so good)\b", re.IGNORECASE)
-_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up)\b|"
+_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
+                       r"pa(?:y|id) (?:me|us) back)\b|"
                        r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
                        re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I )got (?:the|a|my) (?:job|promotion|"
@@ -124,6 +127,10 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
                         r"(?:works|worked) for me|"
+                        # weight lost on purpose, a garden thriving
+                        r"(?:lost|down|dropped|shed) (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so "
+                        r"much)? ?(?:pounds|lbs|kilos|kg)|lost (?:\w+ )?weight|"
+                        r"(?:are|is|been) doing (?:really |so |very |pretty |super )?well|"
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"
@@ -365,8 +372,8 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 # "I have never won so much money" is no denial.
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
-                      # "not a very nice person"
-                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to)\s+){0,2}"
+                      # "not a very nice person", "not looking too good"
+                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding)\s+){0,2}"
                       r"(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)([\w']+)", re.IGNORECASE)
 
 

@@ -229,10 +229,12 @@ def _outcome_felt(text: str) -> tuple[bool, bool] | None:
 @dataclass(frozen=True)
 class Line:
     """One sentence of a stance's frames: usable for these kinds of topic (None: any turn, topic or not) and these
-    times of the story ("past+now"; None: any)."""
+    times of the story ("past+now"; None: any). `spec` is the line as written, the same for all its ways of saying
+    it."""
     text: str
     kinds: frozenset[str] | None = None
     time: str | None = None
+    spec: str = ""
 
 
 def _lines(*specs: str) -> tuple[Line, ...]:
@@ -244,7 +246,7 @@ def _lines(*specs: str) -> tuple[Line, ...]:
         timed = re.match(r"(?:past|recent|future|now)[+a-z]*\|", spec)
         time, _, rest = spec.partition("|") if timed else (None, "", spec)
         kinds, _, text = rest.partition(":") if re.match(r"[a-z+]+:", rest) else (None, "", rest)
-        lines += [Line(said[:1].upper() + said[1:], frozenset(kinds.split("+")) if kinds else None, time)
+        lines += [Line(said[:1].upper() + said[1:], frozenset(kinds.split("+")) if kinds else None, time, spec)
                   for said in _ways(text)]
     return tuple(lines)
 
@@ -321,9 +323,11 @@ FRAMES: dict[str, Frames] = {
                "recent+now+future|work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you looking forward to most?",
                "past|event+trip+dated:How {was it/did it go}?"),
-        _lines("work+study:You must be so proud.", "work+study:You earned it.",
+        _lines("work+study:You must be so proud.",
+               "work+study:{You earned it/You deserve it/You've earned every bit of it}.",
                "work+study:Hard work really does pay off.",
-               "now|That must feel {amazing/so good}.", "past|That must have felt {amazing/so good/wonderful}.",
+               "now|{That must feel/I bet that feels} {amazing/so good}.",
+               "past|{That must have felt/I bet that felt} {amazing/so good/wonderful}.",
                "past+now|{What/Such} a {great/wonderful/lovely} feeling.",
                "person:{Topic} must be so {thrilled/happy}.",
                "now+future|{Enjoy every bit of it/Soak it all in/Savor every minute/Make the most of it}!")),
@@ -347,10 +351,10 @@ FRAMES: dict[str, Frames] = {
                "It's the little things that count.",)),
     "reminisce": Frames(
         _lines("{Aw/Oh}, that sounds so special.", "That must bring back {so many/a lot of} memories.",
-               "{Aw/Oh}, I love that.",
-               "That sounds like a wonderful time."),
+               "{Aw/Oh}, I love that.", "{Aw, /}what a sweet memory.",
+               "That sounds like a {wonderful/really special} time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
-               "Do you ever wish you could go back?"),
+               "Do you ever wish you could go back?", "What made it so special?"),
         _lines("Memories like that stay with us.", "It's nice to look back on times like that.",
                "Those are the moments that stick with you.", "Those memories are worth holding on to.")),
     "surprise": Frames(
@@ -364,7 +368,7 @@ FRAMES: dict[str, Frames] = {
         _lines("{Oh/Ah/Aw}, that's nice!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
                "{Oh/Aw}, that's lovely.", "That sounds {nice/lovely/really nice}.", "{Oh/Ah/Well}, that's good.",
                "{Oh, /Ooh, /}that's interesting."),
-        _lines("past|What was that like{/ for you}?", "future|What are you hoping for?",
+        _lines("past|{What was that like/How was that}{/ for you}?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                # of a thing one has, not of buying groceries or a sad story
@@ -380,8 +384,11 @@ FRAMES: dict[str, Frames] = {
                "It sounds like it meant a lot to you.")),
     "acknowledge": Frames(
         _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Ah}, I see what you mean.", "{Oh/Ah}, gotcha.",
-               "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Ah}, okay."),
-        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you}?",
+               "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Ah}, okay.",
+               "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "Right, I follow you.",
+               "{Oh, /}I see where you're coming from."),
+        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you/"
+               "What do you make of it all/Where does that leave you}?",
                "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
@@ -391,14 +398,18 @@ FRAMES: dict[str, Frames] = {
                "How do you feel about it all?",
                "past|What did you do {then/next/after that}?",
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
-        _lines("past|I can see why that {stuck with you/stayed with you}.", "I can see why that is on your mind.",
-               "Thanks for telling me about it.", "That makes a lot of sense.", "I'd probably feel the same way.",
+        _lines("past|I can see why that {stuck with you/stayed with you}.",
+               "I can see why {that is/it's/that's been} on your mind.",
+               "{Thanks for telling me about it/Thanks for sharing that with me/I'm glad you told me}.",
+               "{That makes a lot of sense/That's fair enough/That's understandable}.",
+               "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
         _lines("Oh no.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
-               "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
+               "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed.",
+               "{Oh, /Ugh, /}what a pain.", "{Aw, /Oh, /}that's a bummer."),
         _lines("{How are you feeling about it/How do you feel about it/How does that sit with you}?",
                "How are you holding up{/ through all this/ with everything}?",
                "past|What happened?",
@@ -407,8 +418,10 @@ FRAMES: dict[str, Frames] = {
                "now+future|Is there anything that would help right now?",
                "person:How are things with {topic} now?", "past|health:Are you feeling any better now?",
                "past|money:Were you able to sort it out?"),
-        _lines("That sounds {really hard/so tough/exhausting}.", "I'm sorry you're dealing with that.",
+        _lines("That sounds {really hard/so tough/exhausting}.",
+               "I'm sorry you're {dealing with that/going through that/stuck with that}.",
                "That would be hard for anyone.", "I hope it gets easier from here.",
+               "You've had a lot on your plate.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
         _lines("{Oh/Ooh}, nice!", "Oh wow!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
@@ -446,19 +459,23 @@ FRAMES: dict[str, Frames] = {
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?", "past|What did you {do/end up doing/do about it}?",
                "future|Is there anything that would help you feel ready?",
                "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?"),
-        _lines("future|work+study+event:I'm sure you'll do great.", "past|That must have been so scary.",
-               "future|You've got this.", "past|I'm {/so }sorry you went through that.")),
+        _lines("future|work+study+event:I'm sure you'll do {great/just fine}.",
+               "past|That must have been so scary.",
+               "future|You've got this.", "past|I'm {/so }sorry you went through that.",
+               "future|It's normal to feel uneasy about it.")),
     "validate": Frames(
         _lines("{Ugh/Oh man/Argh}, that's so frustrating!", "person:{Wow/Ugh}, that's so rude.",
                "{Ugh/Wow}, that's maddening.", "{Ugh, /Oh, /}that's so annoying!", "Seriously? That's not okay.",
                "{Oh/Ugh}, that would make me so mad.", "{Ugh, /Wow, /}that's not fair at all.",
                "{Honestly, /Oh, /}I'd be so angry too!", "person:{What/Wow, what} a terrible thing to do.",
-               "{Ugh/Wow}, how infuriating."),
+               "{Ugh/Wow}, how infuriating.", "{Ugh, /Oh, /}that's really not cool.",
+               "{Wow, /Ugh, /}that's out of line."),
         _lines("past|person:Did you say anything to {topic}?", "past|What did you {do/end up doing/do about it}?",
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
                "Has it happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
-               "How are you {dealing with it/handling it/coping with it}?"),
+               "How are you {dealing with it/handling it/coping with it}?",
+               "past|Were you able to let it go?"),
         _lines("You have every right to be {upset/annoyed/angry}.",
                "person:Some people {have no consideration/just don't think}.",
                "I'd be furious too.", "Anyone would be annoyed by that.",
@@ -483,11 +500,14 @@ FRAMES: dict[str, Frames] = {
                "It happens to everyone.")),
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
-        _lines("Don't be too hard on yourself.", "{It's clear/I can tell} you feel bad about it."),
+        _lines("{Don't be too hard on yourself/Go easy on yourself/Try not to beat yourself up}.",
+               "{It's clear/I can tell} you feel bad about it.",
+               "{Aw, /Oh, /}it sounds like it's weighing on you."),
         _lines("person:Have you been able to talk to {topic} about it?", "How are you feeling about it now?",
-               "Is there a way to make it right?"),
-        _lines("{Everyone slips up/We all slip up} sometimes.", "Feeling bad about it shows you care.",
-               "Be kind to yourself.")),
+               "Is there a way to make it right?", "Is it still bothering you?"),
+        _lines("{Everyone slips up/We all slip up} sometimes.", "Nobody gets it right all the time.",
+               "{Feeling bad about it shows you care/The fact that it bothers you says a lot about you}.",
+               "Be {kind to/gentle with} yourself.", "You're only human.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
@@ -960,14 +980,14 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds not in (None, _SELF)]
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
-            texts = [_fill(line.text, topic, feeling) for line in group]
+            texts = [(_fill(line.text, topic, feeling), line.spec) for line in group]
             if asking:
-                texts = [text for text in texts if not _already_asked(text, history)
+                texts = [(text, spec) for text, spec in texts if not _already_asked(text, history)
                          and (opening or not _ASKS_FOR_THE_STORY.search(text))
                          and not (told_feeling and _ASKS_FEELING.search(text))]
             if named_already:
                 # the reaction has just named the topic: say it as a pronoun, or leave it out
-                texts = [said for text in texts
+                texts = [(said, spec) for text, spec in texts
                          if (said := _pronoun_for(text, topic) if topic.phrase in text else text)
                          and not re.search(rf"\b{topic.noun}\b", said)]
             if texts:
@@ -1053,11 +1073,23 @@ Rank = Callable[[list[str]], np.ndarray]
 _RANK_TEMPERATURE = 0.08
 
 
-def _choose(texts: list[str], rng: random.Random, rank: Rank | None) -> str:
+def _choose(candidates: list[tuple[str, str]], rng: random.Random, rank: Rank | None) -> str:
+    """One of the candidate (text, spec) pairs' texts: a line by the map's order, then any of its ways of saying it.
+    The map tells what to say; which of a line's near-synonyms it prefers is noise that would say one wording to
+    many speakers."""
+    ways: dict[str, list[str]] = {}
+    for text, spec in candidates:
+        ways.setdefault(spec, []).append(text)
+    specs = list(ways)
     if rank is None:
-        return rng.choice(texts)
-    scores = rank(texts)
-    return rng.choices(texts, weights=np.exp((scores - scores.max()) / _RANK_TEMPERATURE))[0]
+        return rng.choice(ways[rng.choice(specs)])
+    scores = rank([text for text, _ in candidates])
+    by_spec: dict[str, list[float]] = {}
+    for (_, spec), score in zip(candidates, scores, strict=True):
+        by_spec.setdefault(spec, []).append(float(score))
+    means = np.array([np.mean(by_spec[spec]) for spec in specs])
+    chosen = rng.choices(specs, weights=np.exp((means - means.max()) / _RANK_TEMPERATURE))[0]
+    return rng.choice(ways[chosen])
 
 
 _FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),
@@ -1101,9 +1133,11 @@ class TopicReplyWriter(ReplyWriter):
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(told), voted)
-        if stance == "illness" and told == latest and situation_stance(tidy(story), voted) == "loss":
-            # "he was hit by a truck" after "my dog died": the harm told is the death's story
-            stance = "loss"
+        if stance in ("illness", "acknowledge") and told == latest and (
+                earlier := situation_stance(tidy(story), voted)) in ("loss", "illness") and earlier != stance:
+            # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
+            # good." after "my dog is really sick": the illness's
+            stance = earlier
         if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)
                 and not _INDULGED.search(told)):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many

@@ -23,6 +23,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|thrilled|proud|exciting|lovely|"
                    r"\bcool\b|\bnice\b|happy for|\bfun\b|\blove that\b|\byay\b", re.I)
 SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|rough|tough|"
+                    r"that's a lot\b|that's hard|sound easy|what a pain|bummer|not what you needed|\boh no\b|"
                     # "I hope it goes well" wishes luck
                     r"hope (?:\w+ )*(?:better|ok|okay|(?<!goes )(?<!go )well|recover)|get well|poor", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
@@ -218,7 +219,8 @@ def test_glad_words_beside_bad_news_are_cheered_only_for_a_glad_happening():
                       stance="celebrate", seeds=6)
     assert all(CHEER.search(answer) for answer in best), best
     passed = replies_to("I struggled all semester but I finally passed my exam!", stance="celebrate", seeds=6)
-    assert all(re.search(r"congrat|well done|great|awesome", answer, re.I) for answer in passed), passed
+    assert all(re.search(r"congrat|well done|great|awesome|fantastic|amazing|way to go|good for you", answer, re.I)
+               for answer in passed), passed
 
 
 def test_the_dead_are_not_to_be_talked_to():
@@ -1096,3 +1098,33 @@ def test_a_feeling_told_in_more_words_is_not_asked_for():
 def test_a_treat_is_good_news_and_a_missed_show_is_not():
     assert news("My husband treated me to a week at the beach, I had no idea!") == (False, True)
     assert news("I'm not going to be able to see my favorite band when they come to town.")[0]
+
+
+def test_bad_news_told_by_a_negation_or_a_debt_unpaid():
+    assert news("It's not looking too good.") == (True, False)
+    assert news("They owed me money but never paid me back.")[0]
+
+
+def test_a_hedge_after_an_illness_keeps_the_illness(reply):
+    answer, _ = reply("I took my dog to the vet yesterday... it turns out that he's really sick.",
+                      "Aww, I'm sorry. Is he going to be ok?",
+                      "It's not looking too good. I really hope he pulls through.")
+    assert SORROW.search(answer) and not CHEER.search(answer), answer
+
+
+def test_weight_lost_and_a_thriving_garden_are_good_news():
+    assert news("I lost 20 pounds this year!") == (False, True)
+    assert news("I've been on a diet 2 weeks and I'm down 17 pounds.") == (False, True)
+    assert news("My tomatoes and peppers are doing really well.") == (False, True)
+    assert news("I lost my wallet on the bus.") == (True, False)
+
+
+def test_plain_turns_are_not_answered_in_one_wording(reply):
+    """The map of listeners' replies chooses what to say; a line's ways of saying it take turns, so forty plain
+    turns do not get a few replies word for word."""
+    deeds = ("rearranged my bookshelf", "repainted the fence", "cleaned out the garage", "tried a new recipe",
+             "walked to the library", "sorted my old photos", "fixed the kitchen drawer", "planted some herbs")
+    days = ("yesterday", "last weekend", "this morning", "on Sunday", "after work")
+    replies = [reply(f"I {deed} {day}.")[0] for deed in deeds for day in days]
+    most = max(replies.count(answer) for answer in replies)
+    assert most <= 2 and len(set(replies)) >= 36, sorted(replies)
