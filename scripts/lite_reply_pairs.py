@@ -6,7 +6,8 @@ Starts `python app.py` on the lite tier (offline, localhost) and sends each chos
 /respond with its conversation so far. The turns come from the dev slice frozen for issue 20 (the last 300
 conversations of valid, docs/lite_replies.md): conversations in a seeded random order, one speaker turn each that
 ED's listener answered, drawn with the same seed. Writes DIR/pairs.jsonl (blind_pairs.py's input: the dialogue, the
-lite reply and ED's own listener reply) and DIR/counts.json (repeats, corpus Distinct-2, words, speech seconds of
+lite reply and ED's own listener reply) and DIR/counts.json (repeats, corpus Distinct-2 of all replies and of the
+first RATED_TURNS, beside ED's listeners' over the same turns, words, speech seconds of
 the wavs /respond returned, seconds per turn, replies from the writer's reflective fallback). `--slice rest` draws
 from the other 2,470 conversations instead, for tuning.
 """
@@ -71,13 +72,28 @@ def fallbacks(turns: list[dict], replies: list[str]) -> tuple[int, int]:
     return fallback, differ
 
 
-def counts(replies: list[str], speech: list[float], seconds: list[float]) -> dict:
-    from e3rg_core.metrics import corpus_distinct_n
+# The first turns of a draw, the ones blind raters read. Corpus Distinct-2 falls as replies are added (ED's own
+# listeners: about 0.92 over 48 of the dev slice's replies, 0.82 to 0.85 over 160), so both sizes are reported, each
+# beside ED's listeners' figure over the same turns.
+RATED_TURNS = 48
+
+
+def repeated_share(replies: list[str]) -> float:
     repeated = Counter(replies)
+    return sum(n for n in repeated.values() if n > 1) / len(replies)
+
+
+def counts(replies: list[str], humans: list[str], speech: list[float], seconds: list[float]) -> dict:
+    from e3rg_core.metrics import corpus_distinct_n
+    rated = slice(0, RATED_TURNS)
     return {"replies": len(replies),
-            "repeated_share": sum(n for n in repeated.values() if n > 1) / len(replies),
-            "most_repeated": repeated.most_common(3),
+            "repeated_share": repeated_share(replies),
+            f"repeated_share_first_{RATED_TURNS}": round(repeated_share(replies[rated]), 3),
+            "most_repeated": Counter(replies).most_common(3),
             "corpus_distinct_2": round(corpus_distinct_n(replies, 2), 3),
+            "human_corpus_distinct_2": round(corpus_distinct_n(humans, 2), 3),
+            f"corpus_distinct_2_first_{RATED_TURNS}": round(corpus_distinct_n(replies[rated], 2), 3),
+            f"human_corpus_distinct_2_first_{RATED_TURNS}": round(corpus_distinct_n(humans[rated], 2), 3),
             "mean_words": round(statistics.mean(len(r.split()) for r in replies), 1),
             "max_words": max(len(r.split()) for r in replies),
             "mean_speech_s": round(statistics.mean(speech), 2), "max_speech_s": round(max(speech), 2),
@@ -119,7 +135,8 @@ def main() -> None:
                                         "human": turn["human"]}) + "\n")
         client.close()
     fallback, differ = fallbacks(turns, replies)
-    summary = {"slice": args.slice, "seed": args.seed, **counts(replies, speech, seconds[1:] or seconds),
+    summary = {"slice": args.slice, "seed": args.seed,
+               **counts(replies, [turn["human"] for turn in turns], speech, seconds[1:] or seconds),
                "fallback_replies": fallback, "rewritten_replies_that_differ": differ}
     (args.out / "counts.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))

@@ -89,7 +89,8 @@ EVENTS: tuple[Event, ...] = (
            r"flood\w*|wildfires?",
            "past|Is everyone safe?", "past|Was there much damage?", "future|Are you ready for it?",
            "future|Do you have somewhere safe to go?"),
-    _event("critter", "any", r"spiders?|snakes?|mice|mouse|rats?|roach\w*|cockroach\w*|wasps?|bees?|ants|raccoons?|"
+    _event("critter", "any", r"spiders?|snakes?|mice|mouse|rats?|roach\w*|cockroach\w*|wasps?|"
+           r"(?<!spelling )bees?|ants|raccoons?|"
            r"mosquito(?:e?s)?|fleas|bed ?bugs",
            "past|How did you get it out?", "past|Have you seen any more since?"),
     _event("noise", "any", r"(?:heard|hear) (?:a|some|something|noises?|footsteps|someone)|noises? (?:at night|outside|"
@@ -139,7 +140,9 @@ EVENTS: tuple[Event, ...] = (
            r"proposed to me|I proposed|our wedding",
            "past+now|Have you set a date yet?", "past|How did the proposal go?", "Are you planning a big wedding?",
            reactions=("{Oh my goodness/Wow}, congratulations to you both!",)),
-    _event("won", "good", r"(?:I|we) (?:\w+ )?won (?:a|the|my|an|some|\$|\d)|"
+    # luck, not a contest won by skill: "I won the school spelling bee"
+    _event("won", "good", r"(?:I|we) (?:\w+ ){0,2}won (?:a|the|my|an|some|\$|\d)(?![^.!?]*?\b(?:bee|contest|"
+           r"competition|tournament|race|game|match|championship|title|election|debate|trophy|medal)\b)|"
            r"\b(?:I|we)\b[^.!?]*?\bwon (?:\$\d+|\d+ dollars)|"
            r"hit the jackpot",
            "What are you going to do with it?", "past|Did you expect to win?",
@@ -184,7 +187,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ugh/Oh no}, scammers are the worst.",)),
     _event("flight", "any", r"flight|flying|plane|airport",
            "future|How long is the flight?", "past|Was it a bumpy ride?", "Do you fly often?"),
-    _event("competition", "any", r"competition|tournament|contest|recital|tryouts?|audition\w*|race",
+    _event("competition", "any", r"competition|tournament|contest|recital|tryouts?|audition\w*|race|spelling bee|"
+           r"championship",
            "future|self:How are you feeling going in?", "past|self:How did you do?",
            "self:How long have you been doing it?"),
     _event("award", "good", r"award(?:s|ed)?|recogni[sz](?:ed|ition)|honou?red|employee of the (?:month|year)",

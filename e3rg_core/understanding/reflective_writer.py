@@ -66,7 +66,7 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
 _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so much) ?"
                        r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
-                       r"fail|"
+                       r"fail|fell out of love|(?:need|needed|needing) (?:some )?(?:money|cash)|suspicio\w+|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|"
                        # a problem fixed is none: "A friend was able to fix a problem I was having"
                        r"(?<!fix a )(?<!fix the )(?<!fixed a )(?<!fixed the )(?<!solve a )problems?|"
@@ -117,7 +117,7 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
-                        r"love|loved|good|cool|impress\w*|smart|sweet|"
+                        r"(?<!out of )love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|nailed|"
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
@@ -134,7 +134,8 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         # "I did get it!" after the wait; a job found after being fired
                         r"(?:did|finally) get (?:it|in|the (?:job|part|spot|position|promotion|loan|house|apartment))|"
                         r"(?:able|managed) to (?:find|get|land) (?:a|the|my) (?:new )?(?:job|house|apartment|place)|"
-                        r"(?:able|managed) to (?:get|have) (?:it|my \w+|the \w+) (?:fixed|repaired|back|done)|"
+                        r"(?:able|managed) to (?:get|have) (?:it|my \w+|the \w+) (?:fixed|repaired|back|done|towed|"
+                        r"replaced|sorted)|"
                         r"turned out (?:to be )?(?:better|great|fine|well|good|okay))\b",
                         re.IGNORECASE)
 

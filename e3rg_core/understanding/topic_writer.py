@@ -66,6 +66,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
                         r"game (?:plan|console|system)|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
+                        # a sport's last round, not exams; a rank, not a class: "graduated top of my class"
+                        r"(?:world|stanley|nba|nfl|cup|league) finals|top of (?:my|the|his|her|our|their) class|"
                         # a young animal is no child: "My dogs attacked my baby goat"
                         r"baby (?=goats?|birds?|chicks?|cows?|calf|calves|deer|horses?|pigs?|ducks?|bunn(?:y|ies)|"
                         r"squirrels?|lambs?|sheep)|"
@@ -98,6 +100,11 @@ _NOUNS_FOR = {
     "sorts": frozenset("""job project business position class course test exam degree party concert show game movie
         trip vacation car truck bike phone gift present dog cat bird fish horse dress shoes ring""".split()),
     "purpose": frozenset("appointment surgery interview presentation project party gift loan".split()),
+    # things one goes to with others, not a holiday ("I can't wait for it to be Christmas already")
+    "outing": frozenset("concert festival game show movie race match party wedding reunion".split()),
+    # what is congratulated by name ("Congrats on your degree!"), not "Congrats on the school!"
+    "achieved": frozenset("""job offer promotion raise position degree graduation exam exams test tests finals grade
+        grades course diploma interview thesis essay project presentation""".split()),
     # work that is a post to be started, not a project done well
     "position": frozenset("job offer promotion position career".split()),
     # people a listener might ask to hear about ("What's your boyfriend like?"), not a husband of ten years
@@ -306,7 +313,7 @@ FRAMES: dict[str, Frames] = {
                "past+now|You must feel so much lighter.", "future|I'm sure it's been on your mind.")),
     "celebrate": Frames(
         _lines("work+study:{Congratulations/Congrats/Oh, congratulations/Wow, congratulations}!",
-               "work+study:{Congratulations/Congrats/Huge congrats} on {topic}!",
+               "achieved:{Congratulations/Congrats/Huge congrats} on {topic}!",
                "{That's/What} wonderful news!", "{Oh/Wow/Yay/Aw}, that's so great!", "{Oh/Wow/Ooh}, how exciting!",
                "{Oh/Wow/Yay}, that's awesome!", "Aw, that's so nice!", "{Oh/Aw/Wow}, I love that!",
                "{Oh, /Wow, /}that's fantastic!", "work+study:{Good for you/Way to go}!",
@@ -317,7 +324,7 @@ FRAMES: dict[str, Frames] = {
                "recent+now+future|work:How are you going to celebrate?",
                "recent|study:All that hard work paid off. How are you celebrating?",
                "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
-               "past|event+trip:Who did you go with?", "future|event+trip:What are you most looking forward to?",
+               "past|trip+outing:Who did you go with?", "future|event+trip:What are you most looking forward to?",
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
                "home:How do you like it so far?",
                "recent+now+future|work+study:How are you going to celebrate?", "work+study:How does it feel?",
@@ -336,7 +343,7 @@ FRAMES: dict[str, Frames] = {
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
                "event+trip:Oh, that sounds like so much fun!", "work+study:{Good luck/Best of luck}, you've got this!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
-               "future|event+trip:Who's going with you?",
+               "future|trip+outing:Who's going with you?",
                "future|study+work:How are you {preparing for it/getting ready}?",
                "future|What are you most looking forward to?", "How are you feeling about it?",
                "future|What are your plans?", "future|purpose:What's the {noun} for?",
@@ -351,7 +358,7 @@ FRAMES: dict[str, Frames] = {
                "It's the little things that count.",)),
     "reminisce": Frames(
         _lines("{Aw/Oh}, that sounds so special.", "That must bring back {so many/a lot of} memories.",
-               "{Aw/Oh}, I love that.", "{Aw, /}what a sweet memory.",
+               "{Aw/Oh}, I love that.",
                "That sounds like a {wonderful/really special} time."),
         _lines("What do you remember most about it?", "Do you still think about it often?",
                "Do you ever wish you could go back?", "What made it so special?"),
@@ -368,7 +375,7 @@ FRAMES: dict[str, Frames] = {
         _lines("{Oh/Ah/Aw}, that's nice!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
                "{Oh/Aw}, that's lovely.", "That sounds {nice/lovely/really nice}.", "{Oh/Ah/Well}, that's good.",
                "{Oh, /Ooh, /}that's interesting."),
-        _lines("past|{What was that like/How was that}{/ for you}?", "future|What are you hoping for?",
+        _lines("past|What was that like{/ for you}?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                # of a thing one has, not of buying groceries or a sad story
@@ -385,10 +392,8 @@ FRAMES: dict[str, Frames] = {
     "acknowledge": Frames(
         _lines("{Ah, /Hmm, /}I hear you.", "{Oh/Ah}, I see what you mean.", "{Oh/Ah}, gotcha.",
                "{Oh/Hmm}, that makes sense.", "{Oh/Ah/Hmm}, I see.", "{Oh/Ah}, okay.",
-               "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "Right, I follow you.",
-               "{Oh, /}I see where you're coming from."),
-        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you/"
-               "What do you make of it all/Where does that leave you}?",
+               "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "{Oh, /}I see where you're coming from."),
+        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you}?",
                "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
@@ -401,7 +406,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past|I can see why that {stuck with you/stayed with you}.",
                "I can see why {that is/it's/that's been} on your mind.",
                "{Thanks for telling me about it/Thanks for sharing that with me/I'm glad you told me}.",
-               "{That makes a lot of sense/That's fair enough/That's understandable}.",
+               "{That makes a lot of sense/That's understandable}.",
                "I'd probably feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
@@ -474,7 +479,7 @@ FRAMES: dict[str, Frames] = {
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
                "Has it happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
-               "How are you {dealing with it/handling it/coping with it}?",
+               "recent+now+future|How are you {dealing with it/handling it/coping with it}?",
                "past|Were you able to let it go?"),
         _lines("You have every right to be {upset/annoyed/angry}.",
                "person:Some people {have no consideration/just don't think}.",
@@ -501,12 +506,11 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("{Don't be too hard on yourself/Go easy on yourself/Try not to beat yourself up}.",
-               "{It's clear/I can tell} you feel bad about it.",
-               "{Aw, /Oh, /}it sounds like it's weighing on you."),
+               "{It's clear/I can tell} you feel bad about it."),
         _lines("person:Have you been able to talk to {topic} about it?", "How are you feeling about it now?",
                "Is there a way to make it right?", "Is it still bothering you?"),
         _lines("{Everyone slips up/We all slip up} sometimes.", "Nobody gets it right all the time.",
-               "{Feeling bad about it shows you care/The fact that it bothers you says a lot about you}.",
+               "Feeling bad about it shows you care.",
                "Be {kind to/gentle with} yourself.", "You're only human.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
@@ -598,7 +602,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Do you ever wish you could go back"),
      re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How are you going to celebrate|^How are you celebrating"),
-     re.compile(r"\bcelebrat\w+", re.I)),
+     re.compile(r"\bcelebrat\w+|\bpart(?:y|ies)\b|\bthrew (?:me|us)\b", re.I)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
                                                       r"\bcaught\b|\bknow who\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
@@ -619,7 +623,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What will you be doing"), re.compile(r"\bas an? \w+", re.IGNORECASE)),
     # what they look forward to, once they have said it ("I can't wait to go home and see my boyfriend!")
     (re.compile(r"looking forward to(?: most)?\?$"),
-     re.compile(r"\b(?:can'?t wait to|cannot wait to|looking forward to|excited to|so ready to) \w+", re.IGNORECASE)),
+     re.compile(r"\b(?:can'?t wait|cannot wait|looking forward|excited|so ready) (?:to|until|till|for) \w+",
+                re.IGNORECASE)),
     (re.compile(r"^What are your plans\?"),
      re.compile(r"\b(?:no plans|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
                 r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
@@ -708,7 +713,11 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
                   (re.compile(r"How are things with"), re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                                  r"left me)\b", re.IGNORECASE)),
-                  (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)))
+                  (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
+                  # "Yes, but I really miss him." of a father who has died
+                  (re.compile(r"see each other again|talk often"), DEATH),
+                  (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
+                                                             r"split up|left me)\b", re.IGNORECASE)))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
                      re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
@@ -743,7 +752,7 @@ _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:What happened|How did (?:that|it) (?:come about|turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you)\b.*\?$|^What did you think\?$")
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
-                           r"excited|sad|upset|angry|"
+                           r"excited|sad|upset|angry|looking forward|can'?t wait|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
                            r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
@@ -837,7 +846,9 @@ _DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues
 # A story from long ago: "How is the new job going?" is not asked of it.
 _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in|\d+)|"
                        r"(?:by|at) (?:the )?age (?:of )?\d+|as a (?:kid|child|teen)|"
-                       r"back in (?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d)\b",
+                       r"back in (?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d|"
+                       # a story that opens "One time someone kicked my dog!"
+                       r"(?:^|(?<=[.!?] ))(?:one time|once),? (?:I|we|my|our|someone|somebody|a|an|the))\b",
                        re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
@@ -948,19 +959,27 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
     if stance in _SEES_BRIGHT_SIDE and _AT_LEAST.search(latest):
         stance = "silver_lining"
+    if time == "past" and _LONG_AGO.search(latest):
+        time = "long_ago"
+    topic = find_topic(latest, stance)
+    if stance == "celebrate" and time == "long_ago" and not (topic and topic.kind in ("work", "study")):
+        # a glad time long ago is remembered, not news: "Once, I went camping with my family. It was a blast."
+        stance = "reminisce"
     frames = FRAMES.get(stance)
     if frames is None:
         return None
-    if time == "past" and _LONG_AGO.search(latest):
-        time = "long_ago"
     # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
-    topic = find_topic(latest, stance)
     death_told = next((turn for turn in reversed(speaker) if DEATH.search(turn)), None) if stance == "loss" else None
     if death_told not in (None, latest) and (dead := find_topic(death_told, stance)) is not None:
         # the one who died, not whoever the latest turn names ("when my parents were out of town")
         topic = replace(dead, askable=False)
     elif topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
         topic = replace(earlier, askable=False)
+    if stance == "loss" and topic is not None and re.search(
+            rf"\b{topic.noun}\b (?:\w+ )?(?:telling|told|call(?:ed|ing)|text(?:ed|ing)) (?:me|us)\b",
+            death_told or latest, re.IGNORECASE):
+        # who brought the news, not who died: "My phone call was my mom telling me my 32 year old had just died"
+        topic = None
     if (topic is not None and topic.pronoun == "they" and not topic.plural
             and topic.kind == "pet" and (called := re.search(r"\b(?:(she|her)|he|him|his)\b", latest, re.IGNORECASE))):
         # a pet of an earlier turn, called "him" now: "Heart wrenching to bury him." is not "What do you miss most

@@ -1128,3 +1128,56 @@ def test_plain_turns_are_not_answered_in_one_wording(reply):
     replies = [reply(f"I {deed} {day}.")[0] for deed in deeds for day in days]
     most = max(replies.count(answer) for answer in replies)
     assert most <= 2 and len(set(replies)) >= 36, sorted(replies)
+
+
+def test_love_lost_money_needed_and_suspicion_are_bad_news():
+    assert news("She fell out of love with me") == (True, False)
+    assert news("I needed money this weekend")[0]
+    assert news("I have suspicions that the guys I was with cheated.")[0]
+
+
+def test_the_dead_and_an_ex_are_not_asked_after_as_if_still_here():
+    for answer in replies_to("My dad passed away last year.", "I'm so sorry to hear that.",
+                             "Yes, but I really miss him.", stance="comfort", seeds=20):
+        assert "see each other again" not in answer and "talk often" not in answer, answer
+    for answer in replies_to("Two years ago, I discovered that my now ex-wife was cheating on me with someone she "
+                             "worked with.", stance="comfort", seeds=20):
+        assert "still together" not in answer, answer
+
+
+def test_the_one_who_brought_the_news_is_not_mourned():
+    for answer in replies_to("My phone call was my mom telling me my 32 year old had just died of a heart attack.",
+                             stance="loss", seeds=20):
+        assert "mom" not in answer, answer
+
+
+def test_what_the_speaker_told_is_not_asked():
+    for answer in replies_to("It was my birthday today, so my family organised a party that I didn't know about.",
+                             stance="celebrate", seeds=20):
+        assert "How did you celebrate" not in answer, answer
+    for answer in replies_to("I can't wait until I see my golden retriever Blue this weekend!", stance="look_forward",
+                             seeds=20):
+        assert not re.search(r"looking forward to(?: most)?\?|How does it feel", answer), answer
+
+
+def test_a_cup_final_a_class_rank_and_a_holiday_are_not_what_they_seem():
+    for turn in ("I can't wait to watch the world cup finals..",
+                 "They said since I graduated top of my class that they are going to cover it!"):
+        topic = find_topic(turn, "look_forward")
+        assert topic is None or topic.kind != "study", topic
+        for answer in replies_to(turn, stance="look_forward", seeds=20):
+            assert not re.search(r"good luck|best of luck|getting ready|preparing", answer, re.I), answer
+    for answer in replies_to("I can't wait for it to be Christmas already.", stance="look_forward", seeds=20):
+        assert "Who's going" not in answer, answer
+
+
+def test_a_glad_time_long_ago_is_remembered_and_a_contest_won_is_no_luck():
+    for answer in replies_to("Once, I went camping with my family. It was a blast.", stance="celebrate", seeds=20):
+        assert not re.search(r"exciting|congrat|news", answer, re.I), answer
+    assert "won" not in {event.name for event in told_events("When I was 12 I won the school spelling bee!", "good")}
+    assert "won" in {event.name for event in told_events("I won the lottery last night!", "good")}
+
+
+def test_a_grievance_long_past_is_not_asked_how_it_is_handled():
+    for answer in replies_to("One time someone kicked my dog!", stance="validate", seeds=20):
+        assert not re.search(r"How are you (?:dealing|handling|coping)", answer), answer
