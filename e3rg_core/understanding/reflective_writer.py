@@ -67,6 +67,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|fell out of love|(?:need|needed|needing) (?:some )?(?:money|cash)|suspicio\w+|"
+                       # an unwanted pass
+                       r"came (?:on ?to|onto) me|hit on me|made a pass|advances|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|"
                        # a problem fixed is none: "A friend was able to fix a problem I was having"
                        r"(?<!fix a )(?<!fix the )(?<!fixed a )(?<!fixed the )(?<!solve a )problems?|"
@@ -93,10 +95,12 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"depressed|depressing|devastat\w*|"
                        r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
 # Told by a negation, so looked for before negated words are taken out: "My cat hasn't been feeling well", "my
-# family didn't even call"
+# family didn't even call", "I'm so not looking forward to tomorrow"
 _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
                      r"so good)\b", re.IGNORECASE)
-_LEFT_OUT = re.compile(r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
+_LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|n't) (?:really |exactly |too )?"
+                       r"looking forward|\bdread\w*|"
+                       r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
                        r"pa(?:y|id) (?:me|us) back)\b|"
                        r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
                        re.IGNORECASE)
@@ -105,7 +109,7 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"licen[cs]e)|"
                         # a promotion missed or only applied for is no good news yet
                         r"(?<!passed over for a )(?<!passed over for the )(?<!applied for a )(?<!apply for a )"
-                        r"(?<!applying for a )promot\w+|"
+                        r"(?<!applying for a )(?<!up for a )(?<!up for the )promot\w+|"
                         r"passed(?! over| away| on| out| by| him| her| me| them)|won(?!')|win|winning|engaged|married|"
                         r"graduat\w+|accepted|"
                         r"hired(?! (?:someone|somebody))|"

@@ -413,10 +413,10 @@ FRAMES: dict[str, Frames] = {
     "acknowledge_bad": Frames(
         _lines("Oh no.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Hmm, /Oh, /}that doesn't sound easy.",
-               "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed.",
-               "{Oh, /Ugh, /}what a pain.", "{Aw, /Oh, /}that's a bummer."),
+               "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("{How are you feeling about it/How do you feel about it/How does that sit with you}?",
-               "How are you holding up{/ through all this/ with everything}?",
+               # not "through all this": the hedge does not know how bad it is
+               "How are you holding up?",
                "past|What happened?",
                "purpose:What's the {noun} for?",
                "past|Is it still on your mind?",
@@ -426,7 +426,6 @@ FRAMES: dict[str, Frames] = {
         _lines("That sounds {really hard/so tough/exhausting}.",
                "I'm sorry you're {dealing with that/going through that/stuck with that}.",
                "That would be hard for anyone.", "I hope it gets easier from here.",
-               "You've had a lot on your plate.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
         _lines("{Oh/Ooh}, nice!", "Oh wow!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
@@ -566,7 +565,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it went, once the speaker has said ("It was so fun!")
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
-                r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it)\b|"
+                r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
+                r"(?:killed|crushed|blew) it|bombed)\b|"
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
@@ -730,7 +730,7 @@ _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "ack
                                "ease", "ease_guilt", "interest", "disgust"})
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
-                     r"frightening|stress(?:ed|ful)?)\b",
+                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b))\b",
                      re.IGNORECASE)
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
                          r"passed(?! wind| out| away| by| on)|"
@@ -905,8 +905,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
-    if stance == "look_forward" and time == "future" and tells_news(latest, "bad"):
-        # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready."
+    if stance == "look_forward" and time == "future" and (tells_news(latest, "bad") or _FEARED.search(latest)):
+        # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
+        # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
         stance = "reassure"
     if _WISHED.search(latest):
         # "It would be awesome if I got the job": still ahead, whatever its verbs' tense

@@ -1181,3 +1181,18 @@ def test_a_glad_time_long_ago_is_remembered_and_a_contest_won_is_no_luck():
 def test_a_grievance_long_past_is_not_asked_how_it_is_handled():
     for answer in replies_to("One time someone kicked my dog!", stance="validate", seeds=20):
         assert not re.search(r"How are you (?:dealing|handling|coping)", answer), answer
+
+
+def test_dread_doubt_and_a_pass_refused_are_not_cheered():
+    assert news("I'm so not looking forward to tomorrow.")[0]
+    assert news("I am also up for a promotion if we keep going.") == (False, False)
+    assert news("A coworker came onto me at work, but I refused.")[0]
+    for answer in replies_to("I am suppose to start a new job tomorrow. I am not sure I am going to like it",
+                             stance="look_forward", seeds=20):
+        assert not re.search(r"exciting|congrat|fun\b", answer, re.I), answer
+
+
+def test_an_interview_nailed_is_not_asked_how_it_went():
+    for answer in replies_to("I had an online interview today for a teaching position and I nailed it!",
+                             stance="celebrate", seeds=20):
+        assert not re.search(r"How (?:was it|did it go)", answer), answer
