@@ -921,7 +921,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
-    if (stance == "celebrate" and all(latest_news) and news(re.split(r"\bbut\b", latest)[-1]) != (False, True)
+    after_but = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)[-1]
+    if (stance == "celebrate" and all(latest_news) and news(after_but) != (False, True)
             and not tells_news(latest, "good")):
         # cheered only for a glad happening, or for gladness after a "but", when bad news is told beside the glad
         # word: not "That's wonderful news!" to "My gf broke up with me and got married to a banker", but still to

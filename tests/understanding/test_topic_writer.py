@@ -1196,3 +1196,8 @@ def test_an_interview_nailed_is_not_asked_how_it_went():
     for answer in replies_to("I had an online interview today for a teaching position and I nailed it!",
                              stance="celebrate", seeds=20):
         assert not re.search(r"How (?:was it|did it go)", answer), answer
+
+
+def test_gladness_after_a_capital_but_is_cheered():
+    for answer in replies_to("It was really hard. But I loved every minute of it!", stance="celebrate", seeds=10):
+        assert CHEER.search(answer) and not SORROW.search(answer), answer
