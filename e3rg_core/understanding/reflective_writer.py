@@ -67,6 +67,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|fell out of love|(?:need|needed|needing) (?:some )?(?:money|cash)|suspicio\w+|"
+                       # frustration groaned; bad behaviour: "when we got home he was really bad"
+                       r"u+gh+|a+r+g+h+|(?:was|were|is|are|been) (?:so |really |very |pretty )?bad(?! at)|"
                        # an unwanted pass
                        r"came (?:on ?to|onto) me|hit on me|made a pass|advances|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|"
@@ -131,6 +133,9 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"(?:able to|managed to|did) ace|acing|did (?:really |so |very |pretty )?(?:well|great)|"
                         r"made (?:some |a few |a lot of |new )?(?:new )?friends|hyped|pumped|stoked|"
                         r"(?:works|worked) for me|"
+                        # a problem solved, a top grade
+                        r"(?:solved|fixed) (?:it|the problem|the issue)|figured (?:it )?out|"
+                        r"(?:got|made|earned|scored|received) (?:an (?-i:A)\b|straight (?-i:A)'?s)|"
                         # weight lost on purpose, a garden thriving
                         r"(?:lost|down|dropped|shed) (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so "
                         r"much)? ?(?:pounds|lbs|kilos|kg)|lost (?:\w+ )?weight|"

@@ -331,8 +331,8 @@ FRAMES: dict[str, Frames] = {
                "future|What are you looking forward to most?",
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:You must be so proud.",
-               "work+study:{You earned it/You deserve it/You've earned every bit of it}.",
-               "work+study:Hard work really does pay off.",
+               "past|achieved:{You earned it/You deserve it/You've earned every bit of it}.",
+               "past|achieved:Hard work really does pay off.",
                "now|{That must feel/I bet that feels} {amazing/so good}.",
                "past|{That must have felt/I bet that felt} {amazing/so good/wonderful}.",
                "past+now|{What/Such} a {great/wonderful/lovely} feeling.",
@@ -369,7 +369,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh my goodness/Oh my gosh}!", "Wait, seriously?"),
         _lines("{How did you react/What was your reaction}?", "What happened next?", "What did you think?",
                "How do you feel about it now?", "past|person:What did {topic} say?"),
-        _lines("That must have been quite a shock.", "I bet that was unexpected!",
+        _lines("That must have been quite a shock.",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
         _lines("{Oh/Ah/Aw}, that's nice!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
@@ -379,8 +379,7 @@ FRAMES: dict[str, Frames] = {
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                # of a thing one has, not of buying groceries or a sad story
-               "now|What do you {like/love} most about it?",
-               "past|pet+thing+home+vehicle:What do you {like/love} most about it?",
+               "pet+thing+home+vehicle:What do you {like/love} most about it?",
                "pet:What's {topic}'s name?",
                "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!",
                "past|event+trip+dated:How {was it/did it go}?",
@@ -401,7 +400,6 @@ FRAMES: dict[str, Frames] = {
                "future|How do you think it'll go?", "future|What are you hoping for?",
                "past|{What was going through your mind/What went through your head}?",
                "How do you feel about it all?",
-               "past|What did you do {then/next/after that}?",
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.",
                "I can see why {that is/it's/that's been} on your mind.",
@@ -566,13 +564,15 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
+                r"glad I did|(?:huge|big|great) help|"
                 r"(?:killed|crushed|blew) it|bombed)\b|"
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
                                                    r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
-    (re.compile(r"^What's worrying you most"),
-     re.compile(r"\b(?:worried|worry|scared|afraid|nervous|anxious|fear) (?:about|of|that)\b", re.IGNORECASE)),
+    (re.compile(r"^What's worrying you most|^What worries you most"),
+     re.compile(r"\b(?:worried|worry|scared|afraid|nervous|anxious|fear) (?:about|of|that)\b|"
+                r"\bhope (?:it|this|that|they|he|she) (?:isn't|is not|won't|doesn't|wasn't)\b", re.IGNORECASE)),
     (re.compile(r"^Has it happened before"),
      re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|each time|whenever|so many|how many|"
                 r"first (?:time|experience))\b", re.IGNORECASE)),
@@ -708,7 +708,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # no "Have you talked to your dad about it?" once he has died, or was dying two years back
-                  (re.compile(r"talked to \{topic\}"),
+                  (re.compile(r"talked to \{topic\}|How are things with"),
                    re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
                   (re.compile(r"How are things with"), re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
@@ -723,6 +723,7 @@ _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers 
 _WISHES_LUCK = re.compile(r"hope|luck")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b|"
+                       r"\bbetter than (?:nothing|failing|not \w+)\b|"
                        r"\b(?:I|we|it|he|she|they) at least\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|thrilled|proud|exciting|lovely|"
                    r"\bcool\b|\bnice\b|happy for|\bfun\b|\blove that\b|\byay\b", re.I)
-SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|rough|tough|"
+SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|\brough|tough|"
                     r"that's a lot\b|that's hard|sound easy|what a pain|bummer|not what you needed|\boh no\b|"
                     # "I hope it goes well" wishes luck
                     r"hope (?:\w+ )*(?:better|ok|okay|(?<!goes )(?<!go )well|recover)|get well|poor", re.I)
@@ -1201,3 +1201,35 @@ def test_an_interview_nailed_is_not_asked_how_it_went():
 def test_gladness_after_a_capital_but_is_cheered():
     for answer in replies_to("It was really hard. But I loved every minute of it!", stance="celebrate", seeds=10):
         assert CHEER.search(answer) and not SORROW.search(answer), answer
+
+
+def test_more_news_read_from_tuning_turns():
+    assert news("We had a fun day out but when we got home he was really bad.")[0]
+    assert news("My younger sister is pregnant. Arrrgh")[0]
+    assert news("She had issues with a program on her computer, and I solved it with no problems!") == (False, True)
+    assert news("I felt I bombed it, but when I checked my grade I made an A!") == (False, True)
+    assert news("I wanted that job so bad and I got the job!") == (False, True)
+
+
+def test_praise_for_hard_work_and_love_of_it_only_where_they_fit():
+    for answer in replies_to("I applied for a job at the library.", "Hey, that's awesome! When do you hear?",
+                             "Probably next week sometime. I'm really excited!", stance="celebrate", seeds=20):
+        assert not re.search(r"hard work|earned|deserve", answer, re.I), answer
+    for answer in replies_to("I always try to stay positive no matter what.", stance="interest", seeds=20):
+        assert "most about it" not in answer, answer
+
+
+def test_a_dying_father_is_not_asked_how_things_are_with_him():
+    for answer in replies_to("The worst phone call I ever got was when I was told my dad only had a few weeks left "
+                             "to live.", stance="comfort", seeds=20):
+        assert "How are things with" not in answer, answer
+
+
+def test_a_bright_side_found_and_a_worry_told_are_taken_up():
+    for answer in replies_to("Did you pass?", "Yeah, got a 73% on the class. Not ideal but better than failing.",
+                             stance="acknowledge", seeds=20):
+        assert not SORROW.search(answer), answer
+    for answer in replies_to("I got called for jury duty.", "That will be no fun.",
+                             "No. I hope it isn't a murder trial or something heartbreaking.", stance="reassure",
+                             seeds=20):
+        assert not re.search(r"worr\w+ (?:you )?most", answer), answer
