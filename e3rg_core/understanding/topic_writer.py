@@ -338,6 +338,15 @@ FRAMES: dict[str, Frames] = {
                "past+now|{What/Such} a {great/wonderful/lovely} feeling.",
                "person:{Topic} must be so {thrilled/happy}.",
                "now+future|{Enjoy every bit of it/Soak it all in/Savor every minute/Make the most of it}!")),
+    # gladness with no glad happening told: enjoyed with the speaker, not congratulated as news
+    "savor": Frames(
+        _lines("{Aw/Oh}, I love that!", "That sounds {lovely/so nice/wonderful}!", "{Aw, /Oh, /}that's so nice!",
+               "Oh, how lovely!", "That's the best!"),
+        _lines("past|What made it so {good/special}?",
+               "pet+thing+home+vehicle:What do you {like/love} most about it?",
+               "past|event+trip:What was the best part?"),
+        _lines("Moments like that are the best.", "It's the little things.", "That's so good to hear.",
+               "I love hearing that.")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "That sounds promising!",
@@ -658,7 +667,8 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 )
 # Which side of the news a stance is on, for the questions about what happened (`events`); others get neither.
 # A loss is asked about only as a loss (its frames), whatever else the turn tells.
-_SIDE = {**dict.fromkeys(("celebrate", "look_forward", "appreciate", "reminisce", "interest", "acknowledge_good"),
+_SIDE = {**dict.fromkeys(("celebrate", "savor", "look_forward", "appreciate", "reminisce", "interest",
+                          "acknowledge_good"),
                          "good"),
          **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
                           "acknowledge_bad"), "bad")}
@@ -722,6 +732,10 @@ _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers 
                      re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
+# Words of gladness that tell no happening: what is left of a turn without them says whether anything glad happened.
+_DELIGHT = re.compile(r"\b(?:happy|happ(?:iness|iest)|glad|great|amazing|awesome|wonderful|fun|love[ds]?|good|"
+                      r"cool|nice|lovely|beautiful|best|perfect|favou?rite|enjoy\w*|excit\w+|thrilled|impress\w*|sweet|"
+                      r"grateful|thankful|overjoyed|blast|pleased|delight\w*)\b", re.IGNORECASE)
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b|"
                        r"\bbetter than (?:nothing|failing|not \w+)\b|"
                        r"\b(?:I|we|it|he|she|they) at least\b",
@@ -968,6 +982,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "celebrate" and time == "long_ago" and not (topic and topic.kind in ("work", "study")):
         # a glad time long ago is remembered, not news: "Once, I went camping with my family. It was a blast."
         stance = "reminisce"
+    if (stance == "celebrate" and time != "future" and not told_events(story, "good")
+            and not news(_DELIGHT.sub(" ", story))[1] and not (topic and topic.kind in ("work", "study"))
+            and find_topic(story, stance) is None and not re.search(r"\b(?:news|born|birth)\b", story, re.IGNORECASE)):
+        # gladness alone, no glad happening in the whole story: "I'm so happy I ate good food" is not "What
+        # wonderful news!"
+        stance = "savor"
     frames = FRAMES.get(stance)
     if frames is None:
         return None

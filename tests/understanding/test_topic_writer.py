@@ -1233,3 +1233,12 @@ def test_a_bright_side_found_and_a_worry_told_are_taken_up():
                              "No. I hope it isn't a murder trial or something heartbreaking.", stance="reassure",
                              seeds=20):
         assert not re.search(r"worr\w+ (?:you )?most", answer), answer
+
+
+def test_gladness_with_no_happening_is_enjoyed_not_congratulated():
+    for turn in ("I'm so happy I ate good food", "This morning I woke up in such a good mood and sang in the shower."):
+        for answer in replies_to(turn, stance="celebrate", seeds=20):
+            assert re.search(r"love|nice|wonderful|best|good|special", answer, re.I), answer
+            assert not re.search(r"news|congrat|exciting|proud|earned", answer, re.I), answer
+    for answer in replies_to("I got the job I interviewed for!", stance="celebrate", seeds=20):
+        assert re.search(r"congrat|good for you|way to go|well done|fantastic|job|start|celebrat", answer, re.I), answer
