@@ -983,9 +983,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a glad time long ago is remembered, not news: "Once, I went camping with my family. It was a blast."
         stance = "reminisce"
     if (stance == "celebrate" and time != "future" and not told_events(story, "good")
-            and not news(_DELIGHT.sub(" ", story))[1] and not (topic and topic.kind in ("work", "study"))
-            and find_topic(story, stance) is None and not re.search(r"\b(?:news|born|birth)\b", story, re.IGNORECASE)):
-        # gladness alone, no glad happening in the whole story: "I'm so happy I ate good food" is not "What
+            and not news(_DELIGHT.sub(" ", story))[1] and find_topic(story, stance) is None
+            and not re.search(r"\b(?:news|born|birth)\b", story, re.IGNORECASE)):
+        # gladness alone, no glad happening or topic in the whole story: "I'm so happy I ate good food" is not "What
         # wonderful news!"
         stance = "savor"
     frames = FRAMES.get(stance)
