@@ -1120,19 +1120,15 @@ def _choose(candidates: list[tuple[str, str]], rng: random.Random, rank: Rank | 
     """One of the candidate (text, spec) pairs' texts: a line by the map's order, then any of its ways of saying it.
     The map tells what to say; which of a line's near-synonyms it prefers is noise that would say one wording to
     many speakers."""
-    ways: dict[str, list[str]] = {}
-    for text, spec in candidates:
-        ways.setdefault(spec, []).append(text)
-    specs = list(ways)
+    specs = np.array([spec for _, spec in candidates])
+    lines = list(dict.fromkeys(specs))
     if rank is None:
-        return rng.choice(ways[rng.choice(specs)])
-    scores = rank([text for text, _ in candidates])
-    by_spec: dict[str, list[float]] = {}
-    for (_, spec), score in zip(candidates, scores, strict=True):
-        by_spec.setdefault(spec, []).append(float(score))
-    means = np.array([np.mean(by_spec[spec]) for spec in specs])
-    chosen = rng.choices(specs, weights=np.exp((means - means.max()) / _RANK_TEMPERATURE))[0]
-    return rng.choice(ways[chosen])
+        chosen = rng.choice(lines)
+    else:
+        scores = np.asarray(rank([text for text, _ in candidates]), dtype=np.float64)
+        means = np.array([scores[specs == line].mean() for line in lines])
+        chosen = rng.choices(lines, weights=np.exp((means - means.max()) / _RANK_TEMPERATURE))[0]
+    return rng.choice([text for text, spec in candidates if spec == chosen])
 
 
 _FORMS = {"he": ("he", "him", "his"), "she": ("she", "her", "her"), "they": ("they", "them", "their"),
