@@ -367,8 +367,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Oh no/Yikes}, a bad haircut is the worst.",), is_news=False),
     _event("photos", "good", r"old (?:photos|pictures|photographs|videos|toys|letters|yearbooks?)|photo albums?|"
            r"(?:photos|pictures|photographs) of",
-           "Do you look at them often?",
-           reactions=("{Aw/Oh}, old things like that bring so much back.",)),
+           "Do you {look at them/look back at them/go through them} often?",
+           reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
     _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell)|close call|"
            r"could have (?:died|been killed)",
            "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ CHEER = re.compile(r"congrat|\bglad\b|wonderful|amazing|great|fantastic|awesome|
                    r"\bcool\b|\bnice\b|happy for|\bfun\b|\blove that\b|\byay\b", re.I)
 SORROW = re.compile(r"\bsorry\b|heartbreak|worr|so hard|hurt|holding up|coping|terrible|awful|sad|\brough|tough|"
                     r"that's a lot\b|that's hard|sound easy|what a pain|bummer|not what you needed|\boh no\b|"
+                    r"\boh dear\b|\baw, no\b|"
                     # "I hope it goes well" wishes luck
                     r"hope (?:\w+ )*(?:better|ok|okay|(?<!goes )(?<!go )well|recover)|get well|poor", re.I)
 DEATH_WORDS = re.compile(r"\bloss\b|passed|grief|condolences|\brip\b|losing", re.I)
@@ -1245,3 +1247,16 @@ def test_gladness_with_no_happening_is_enjoyed_not_congratulated():
             assert not re.search(r"news|congrat|exciting|proud|earned", answer, re.I), answer
     for answer in replies_to("I got the job I interviewed for!", stance="celebrate", seeds=20):
         assert re.search(r"congrat|good for you|way to go|well done|fantastic|job|start|celebrat", answer, re.I), answer
+
+
+@pytest.mark.parametrize("turn", ["I have a big presentation at work on Monday and I'm so nervous.",
+                                  "I forgot my mom's birthday and I feel terrible.",
+                                  "I found my old yearbook in the attic and looked through it all evening."])
+def test_speakers_telling_one_story_are_not_all_told_the_same_words(reply, turn):
+    """Many speakers tell near-identical stories. The map picks the same line for them, and its ways of saying it
+    take turns, so no one reply goes to more than a third of 20 of them (one went to 11 before the lines the map
+    favours had several ways). "Hmm" opens no reply: blind raters read "Hmm, I hear you." as doubting."""
+    answers = [reply(turn + " " * speaker)[0] for speaker in range(20)]
+    most, times = Counter(answers).most_common(1)[0]
+    assert times <= 6, (most, times)
+    assert not any(answer.startswith("Hmm") for answer in answers), answers
