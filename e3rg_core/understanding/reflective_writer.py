@@ -95,7 +95,14 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
                        r"depressed|depressing|devastat\w*|"
-                       r"sucks|bummer|heart ?break\w*|heartbroken)\b", re.IGNORECASE)
+                       r"sucks|bummer|heart ?break\w*|heartbroken|"
+                       # a letdown: what was counted on did not come as it should
+                       r"delayed|postponed|cut short|(?:was|were|is|are) (?:\w+ )?closed|"
+                       r"rained (?:out|all|the whole)|"
+                       r"(?:arrived|came|showed up) (?:\w+ )?(?:broken|damaged|cracked|late|wrong)|"
+                       r"cracked (?:screen|phone|windshield|tooth)|"
+                       r"(?:screen|windshield|tooth) (?:was |got )?cracked)\b",
+                       re.IGNORECASE)
 # Told by a negation, so looked for before negated words are taken out: "My cat hasn't been feeling well", "my
 # family didn't even call", "I'm so not looking forward to tomorrow"
 _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
@@ -393,8 +400,8 @@ _MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never) get to (?:see|go|meet|say
                          r"\b(?:not|n't|never) (?:going to be |gonna be )?able to (?:see|go|make it|attend|come|visit|"
                          r"afford|get)\b|"
                          r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
-                         r"(?:job|part|promotion|position|spot|raise|role|offer)|into \w+|picked|chosen|selected|"
-                         r"accepted|approved)\b|"
+                         r"(?:\w+ )?(?:job|part|promotion|position|spot|raise|role|offer|team|cut|apartment|house|loan|"
+                         r"scholarship|grant)|into \w+|picked|chosen|selected|accepted|approved)\b|"
                          # "I wasn't picked", "my job isn't working out"
                          r"\b(?:wasn'?t|was not|weren'?t|were not|never got) (?:picked|chosen|selected|accepted|"
                          r"approved|hired)\b|"

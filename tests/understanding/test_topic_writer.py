@@ -1260,3 +1260,18 @@ def test_speakers_telling_one_story_are_not_all_told_the_same_words(reply, turn)
     most, times = Counter(answers).most_common(1)[0]
     assert times <= 6, (most, times)
     assert not any(answer.startswith("Hmm") for answer in answers), answers
+
+
+@pytest.mark.parametrize("turn", ["I didn't make the soccer team this year even though I trained all summer.",
+                                  "My package was supposed to arrive today but it got delayed another week.",
+                                  "The restaurant we drove an hour to was closed when we got there.",
+                                  "I didn't get the apartment I applied for.",
+                                  "The new phone I ordered arrived with a cracked screen.",
+                                  "I was really looking forward to the beach but it rained all weekend."])
+def test_a_letdown_is_met_as_bad_news(reply, turn):
+    """What was counted on and did not come is bad news, though no word of it is sad: not "Oh, okay. How did that
+    go?" to a team not made, nor "Ooh, nice!" to a weekend rained out."""
+    for speaker in range(5):
+        answer, _ = reply(turn + " " * speaker)
+        assert not CHEER.search(answer), answer
+        assert SORROW.search(answer) or re.search(r"\bruins?\b|disappoint|letdown|shame", answer, re.I), answer
