@@ -1267,10 +1267,14 @@ def test_speakers_telling_one_story_are_not_all_told_the_same_words(reply, turn)
                                   "The restaurant we drove an hour to was closed when we got there.",
                                   "I didn't get the apartment I applied for.",
                                   "The new phone I ordered arrived with a cracked screen.",
-                                  "I was really looking forward to the beach but it rained all weekend."])
-def test_a_letdown_is_met_as_bad_news(reply, turn):
-    """What was counted on and did not come is bad news, though no word of it is sad: not "Oh, okay. How did that
-    go?" to a team not made, nor "Ooh, nice!" to a weekend rained out."""
+                                  "I was really looking forward to the beach but it rained all weekend.",
+                                  "I was so sure I'd win the raffle but I didn't even get a small prize.",
+                                  "My cat knocked my favorite mug off the counter and it shattered.",
+                                  "My coworker keeps taking credit for my ideas in meetings."])
+def test_bad_news_told_with_no_sad_word_is_met_as_bad_news(reply, turn):
+    """A letdown, a breakage or a wrong done is bad news, though no word of it is sad: not "Oh, okay. How did that
+    go?" to a team not made, "Ooh, nice!" to a weekend rained out, or "Oh, that's good to hear." to a favourite mug
+    shattered."""
     for speaker in range(5):
         answer, _ = reply(turn + " " * speaker)
         assert not CHEER.search(answer), answer
