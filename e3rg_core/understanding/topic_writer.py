@@ -20,7 +20,7 @@ import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .events import EVENTS, tells_news, told_events
-from .prompts import listener_stance
+from .prompts import listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
 from .reflective_writer import (ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter, fits, news,
@@ -914,11 +914,13 @@ def story_time(speaker: list[str]) -> str:
     return "now"
 
 
-def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None = None) -> str | None:
+def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None = None,
+                lean: str | None = None) -> str | None:
     """A reaction for the stance, then a question about the topic (or, when the speaker has just answered the
     listener's question, a comment); None for a stance this writer has no frames for. `rank` scores candidate
     sentences by how like a listener's reply to this turn they are; the nearer a line, the likelier it is said
-    (without it, any line alike)."""
+    (without it, any line alike). `lean`, "bad" or "good", is the side the vote leans to, for a hedge whose words
+    tell no news."""
     speaker = [u.utterance for u in history if u.role == "speaker"]
     if not speaker:
         return None
@@ -996,6 +998,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
             stance = "celebrate" if good and not bad else "acknowledge"
+        if stance == "acknowledge" and not (bad or good) and lean is not None:
+            # words that tell no news, under a vote that leans one way: "I had to spend the whole weekend by myself."
+            bad, good = lean == "bad", lean == "good"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
     if stance in _SEES_BRIGHT_SIDE and _AT_LEAST.search(latest):
@@ -1206,7 +1211,7 @@ class TopicReplyWriter(ReplyWriter):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many
             # sweets is, more or less)
             stance = "ease_guilt"
-        text = topic_reply(history, stance, rank)
+        text = topic_reply(history, stance, rank, vote_lean(emotion))
         if text is None or not fits(text):
             return self.fallback.reply(request, emotion)[0], False
         return text, True

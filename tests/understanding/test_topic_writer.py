@@ -18,8 +18,8 @@ from e3rg_core.understanding.prompts import STANCES
 from e3rg_core.understanding.reflective_writer import (MAX_SPOKEN_SECONDS, MAX_WORDS, news, situation_stance,
                                                        spoken_seconds)
 from e3rg_core.understanding.reply_ranker import ReplyRanker
-from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _choose, _lines,
-                                                 find_topic, story_time, topic_reply)
+from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _choose, _fill,
+                                                 _lines, find_topic, story_time, topic_reply)
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -1279,3 +1279,23 @@ def test_bad_news_told_with_no_sad_word_is_met_as_bad_news(reply, turn):
         answer, _ = reply(turn + " " * speaker)
         assert not CHEER.search(answer), answer
         assert SORROW.search(answer) or re.search(r"\bruins?\b|disappoint|letdown|shame", answer, re.I), answer
+
+
+def test_a_hedge_whose_words_tell_no_news_leans_the_way_the_vote_does(reply):
+    """"I hear you. Thanks for sharing that with me." answered a weekend alone that all three voters read as lonely:
+    the words tell no news, so the hedge took no side. It now leans with a vote sure enough of a side."""
+    plain = {_fill(line.text, None) for line in FRAMES["acknowledge"].reactions}
+    for speaker in range(5):
+        answer, _ = reply("I couldn't find anyone who wanted to hang out, so I spent the whole weekend by myself."
+                          + " " * speaker)
+        assert SORROW.search(answer) and not CHEER.search(answer), answer
+        glad = topic_reply(said("We went fishing at the lake last week." + " " * speaker).history, "acknowledge",
+                           lean="good")
+        assert not SORROW.search(glad) and re.split(r"(?<=[.!?]) ", glad)[0] not in plain, glad
+        unsure = topic_reply(said("We went fishing at the lake last week." + " " * speaker).history, "acknowledge")
+        assert re.split(r"(?<=[.!?]) ", unsure)[0] in plain, unsure
+
+
+def test_a_mission_is_nothing_missed_and_being_poor_is_bad_news():
+    assert news("I was glad my dad asked me to go on a mission trip with him.") == (False, True)
+    assert news("We're poor, and bills are adding up")[0]
