@@ -729,14 +729,20 @@ _SAYS_FUNNY = re.compile(r"(?:funny|good) story|laugh")
 _SAYS_MAKE_IT_RIGHT = re.compile(r"make it right")
 _SAYS_OKAY = re.compile(r"\bokay\?")
 _SAYS_OTHERS_KINDNESS = re.compile(r"People like that")
+_SAYS_THINGS_WITH = re.compile(r"How are things with")
+# What "How are things with your wife now?" asks after: a rift with them, not a story they are merely in
+_RIFT = re.compile(rf"{_HARMED.pattern}|\b(?:argu\w*|fights?|fought|(?:mad|angry|upset|annoyed|frustrated) (?:at|with)|"
+                   r"forgot|ignor\w*|rude|mean to|let (?:me|us) down|f[ae]ll(?:ing)? out|not (?:talking|speaking)|"
+                   r"cancel\w*|disappointed in|blam\w*)\b", re.IGNORECASE)
 # What "Was your mom okay?" asks after
 _DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|bit|"
                      r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
                      re.IGNORECASE)
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
-# or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal.
+# or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
+# things with your dad now?" of a rift, not of a dad who visited.
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
-                 (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER))
+                 (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),

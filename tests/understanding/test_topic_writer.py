@@ -1299,3 +1299,13 @@ def test_a_hedge_whose_words_tell_no_news_leans_the_way_the_vote_does(reply):
 def test_a_mission_is_nothing_missed_and_being_poor_is_bad_news():
     assert news("I was glad my dad asked me to go on a mission trip with him.") == (False, True)
     assert news("We're poor, and bills are adding up")[0]
+
+
+def test_how_things_are_with_someone_is_asked_only_after_a_rift():
+    """"How are things with your dad now?" hints at trouble between the two: blind raters read it as inventing a
+    rift after a dad who visited, a husband away on a tour, a girlfriend the speaker does not have yet."""
+    visit = replies_to("My dad visited last weekend and I was so sad when he had to leave.", stance="comfort",
+                       seeds=20)
+    assert not any("How are things with" in answer for answer in visit), visit
+    fight = replies_to("My dad and I had a huge fight last weekend.", stance="comfort", seeds=20)
+    assert any("How are things with your dad" in answer for answer in fight), fight
