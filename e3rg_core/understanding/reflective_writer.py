@@ -95,7 +95,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"drift(?:ed|ing) (?:away|apart)|(?<!used to )struggl\w*|unmotivated|"
                        r"no motivation|ridiculous|more deserving|(?:I|we) got nothing|"
                        r"scared|afraid|worried|anxious|nervous|lonely|"
-                       r"alone|miss (?:him|her|them|my)|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
+                       r"alone|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
                        r"depressed|depressing|devastat\w*|"
                        r"sucks|bummer|heart ?break\w*|heartbroken|"

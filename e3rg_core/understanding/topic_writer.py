@@ -750,8 +750,8 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (re.compile(r"talk(?:ed)? to \{topic\}|How are things with"),
                    re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
-                  (re.compile(r"How are things with"), re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
-                                                                 r"left me)\b", re.IGNORECASE)),
+                  (_SAYS_THINGS_WITH, re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
+                                                 r"left me)\b", re.IGNORECASE)),
                   (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
                   # "Yes, but I really miss him." of a father who has died
                   (re.compile(r"see each other again|talk often"), DEATH),
