@@ -45,7 +45,12 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|passing away|(?<!I )(?<!we 
                    r"(?:dog|cat|pet|puppy|kitten|horse|bird|rabbit|hamster)|"
                    r"miscarr\w*|lost (?:my|our|her|his) (?:\w+ )?(?:mom|mum|mother|dad|father|grand\w+|wife|"
                    r"husband|son|daughter|brother|sister|aunt|uncle|cousin|friend|baby|dog|cat|pet|puppy|kitten|"
-                   r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over)\b", re.IGNORECASE)
+                   r"horse)|buried|grave|rest in peace|memorial|(?:was|got|been) (?:ran|run) over|"
+                   # "my dog who has passed", "we lost him 5 years ago to an accident"
+                   r"(?:who|that) (?:has|had) passed(?! (?:me|us|by|the|a|an|my|our|his|her|their)\b)|"
+                   r"(?:we|I) lost (?:him|her) (?:(?:\w+ ){0,3}ago|last (?:year|month|week)|to (?:cancer|covid|suicide|"
+                   r"an? (?:\w+ )?(?:accident|illness|disease|overdose|heart attack|stroke))))\b",
+                   re.IGNORECASE)
 # Not "called in sick", "sick of it", "sick and tired"
 ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! of| and tired| day)|ill|illness|cancer|"
                      r"tumou?r|diagnos\w+|chemo\w*|surgery|stroke|heart attack|lymphoma|leuka?emia|"
@@ -58,8 +63,9 @@ ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! 
                      # a danger that is over, not a death: "my dog got hit by a car last night"
                      r"(?:got|was|were|been) (?:hit|struck) by an? (?:car|truck|bus|van|bike|motorcycle))\b",
                      re.IGNORECASE)
-_RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:well|better|"
-                        r"great))|cancer[- ]free|in remission|survived|made it through|pulled through|"
+_RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:much |so much |a lot |"
+                        r"way )?(?:well|better|great))|(?:turned|worked) out (?:fine|okay|ok|well|alright|all right)|"
+                        r"cancer[- ]free|in remission|survived|made it through|pulled through|"
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)

@@ -574,7 +574,7 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
                      + _NOT_AFTER_WAS + r"looking forward|in a (?:few|couple)|later today|"
                      r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
-                     r"(?<!was )(?<!were )hoping|"
+                     r"(?<!was )(?<!were )hoping|(?<!couldn't )(?:can'?t|cannot|can not) wait (?:to|for|until|till)|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
                      r"(?:I|we) (?:want|would like|'d like) to|"
                      # "A friend of mine is coming to visit"
@@ -587,6 +587,11 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    # what the speaker did, once told: "I asked to get moved to the bar"
+    (re.compile(r"^What did you (?:do|end up doing)"),
+     re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
+                r"them)|left|moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|"
+                r"apologi[sz]ed|screamed|ended up|decided to)\b", re.IGNORECASE)),
     (re.compile(r"^When\b"), _WHEN_GIVEN),
     # there now: "I am on vacation in Bali"
     (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
@@ -677,6 +682,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
 # (not of a boss who gave a bonus); how the place is, when it is new.
 _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    # who is with the speaker now, only of a loss just suffered: not of a dog that died years ago
+    (re.compile(r"^Do you have (?:people|family or friends) (?:around|with) you right now\?"),
+     re.compile(r"\b(?:just|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|weekend)|"
+                r"recently|(?:a few|two|three|couple of) days ago|earlier)\b", re.IGNORECASE)),
     (_ASKS_HOW_THEY_ARE,
      re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fever|flu|a cold|pain|bit by|bitten)\b",
                 re.IGNORECASE)),
@@ -714,6 +723,17 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"rejected|turned down|missed out|didn'?t (?:get|make|win|come|show)|lost|failed|"
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
+# The side the listener's last turn took: sympathy ("Oh no, that's horrible.") or gladness ("Congrats!").
+_CONDOLED = re.compile(r"\b(?:sorry|awful|horrible|terrible|oh no|unfortunate\w*|sucks?|(?:that's|that is|so|how|"
+                       r"must be|must have been|sounds) (?:\w+ )?(?:sad|rough|tough|hard|difficult|upsetting|"
+                       r"frustrating|scary|stressful|painful))\b", re.IGNORECASE)
+_CHEERED = re.compile(r"\b(?:congrat\w*|awesome|amazing|wonderful|fantastic|great|glad|happy for|exciting|"
+                      r"good for you|proud)\b", re.IGNORECASE)
+_THANKS = re.compile(r"\W*(?:thanks|thank you|thank u|thx|ty)\b(?: (?:so|very) much| a lot)?"
+                     r"(?: (?:my )?(?:friend|buddy|man|dude|pal))?\W*", re.IGNORECASE)
+# said gently after sad news ("Thank you :(" after condolences), gladly otherwise
+_WELCOMES = {"bad": ("Of course.", "You're welcome."),
+             "good": ("You're welcome!", "Of course!", "Anytime!", "You're so welcome!")}
 _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
 # Harm done on purpose, which "What a terrible thing to do." is said of: not a coworker who "doesn't seem to care",
 # nor the speaker's own doing ("I punched him")
@@ -738,11 +758,15 @@ _RIFT = re.compile(rf"{_HARMED.pattern}|\b(?:argu\w*|fights?|fought|(?:mad|angry
 _DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|bit|"
                      r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
                      re.IGNORECASE)
+# Someone who could be rude: not the rain ("Wow, that's so rude." to a cookout rained out)
+_SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|man|woman|person|stranger|driver|"
+                      r"customer|they|he|she)\b", re.IGNORECASE)
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
-                 (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT))
+                 (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
+                 (re.compile(r"rude|consideration|just don't think"), _SOMEONE))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
@@ -753,6 +777,11 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (_SAYS_THINGS_WITH, re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                  r"left me)\b", re.IGNORECASE)),
                   (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
+                  # "that must bring back memories" to "it brought me back to high school"
+                  (re.compile(r"bring back"),
+                   re.compile(r"\b(?:memor\w*|nostalg\w*|remind\w*|reminisc\w*|"
+                              r"(?:brings?|brought|takes?|took) (?:me |us )?(?:right |straight )?back)\b",
+                              re.IGNORECASE)),
                   # "Yes, but I really miss him." of a father who has died
                   (re.compile(r"see each other again|talk often"), DEATH),
                   (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
@@ -904,6 +933,16 @@ _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|l
                        re.IGNORECASE)
 
 
+def _heard_side(history: tuple[Utterance, ...]) -> str | None:
+    """"bad" where the listener's last turn, just before the speaker's latest, met the story with sympathy and no
+    gladness; "good" for the other way round; else None."""
+    if len(history) < 2 or history[-2].role != "listener":
+        return None
+    said = history[-2].utterance
+    condoled, cheered = bool(_CONDOLED.search(said)), bool(_CHEERED.search(said))
+    return "bad" if condoled and not cheered else "good" if cheered and not condoled else None
+
+
 def story_time(speaker: list[str]) -> str:
     """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
     are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it. A day ahead named
@@ -932,10 +971,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         return None
     latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    heard = _heard_side(history)
     if stance.startswith("acknowledge") and _ENVY_TOLD.search(latest):
         # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
         stance = "envy"
-    if opening and (_TEASER.search(latest) and not any(latest_news) or _NEWS_UNTOLD.search(latest)):
+    if opening and (_TEASER.search(latest) and not any(latest_news) or
+                    _NEWS_UNTOLD.search(latest) and stance not in ("loss", "illness")):
+        # "My mother called me with the news." after "my childhood dog died" told it
         stance = "teaser"
     elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
         stance = "ease_guilt"
@@ -980,6 +1022,14 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
         # is met with reassurance if feared, else wished well
         stance = "reassure" if _FEARED.search(story) else "look_forward"
+    if stance == "acknowledge" and not opening and time == "future" and _HOPING.search(latest) and not latest_news[0]:
+        # hope for what is ahead after bad news: "It's okay, I have another interview next week and I'm hoping it
+        # goes better." is wished well, not told "Oh man, that's rough."
+        stance = "look_forward"
+    if stance in ("interest", "savor") and heard == "bad" and not latest_news[1]:
+        # a glad vote with nothing glad told, after the listener met the story with sympathy: not "Aw, that's lovely."
+        # to "It started off at 150k so I've paid a lot but it's still crazy."
+        stance = "acknowledge"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
@@ -995,6 +1045,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             good_happening = (not _FEARED.search(latest) and not told_events(latest, "bad")
                               and tells_news(latest, "good"))
             bad, good = bad_happening, good_happening and not bad_happening
+        if not (bad or good) and heard is not None:
+            # the side the listener took last, for a turn that tells nothing new: "It was very bittersweet." after
+            # "It's always difficult losing a pet."
+            bad, good = heard == "bad", heard == "good"
         if not (bad or good):
             bad, good = news(story)
         if stance == "acknowledge" and time == "future" and good and not bad:
@@ -1051,6 +1105,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
     told_feeling = feeling is not None or _FEELING_WORD.search(story) is not None
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
+    if stance == "surprise" and not opening:
+        # the surprise was told and met: asked about, not met again with "That must have been quite a shock." (to "A
+        # pair of shoes" after "I love the gifts I got for my birthday")
+        frames, answered = replace(frames, comments=()), False
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
         usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)]
@@ -1086,6 +1144,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
         return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
 
+    if not opening and len(_THANKS.sub(" ", latest).split()) < 3 and _THANKS.match(latest):
+        # thanks and little else ("Thanks my friend!"): welcomed, then a word for the story, not met as news again
+        comment = pick(frames.comments, False)
+        welcome = rng.choice(_WELCOMES["bad" if stance in ("loss", "illness") or _SIDE.get(stance) == "bad"
+                                        else "good"])
+        return f"{welcome} {comment}" if comment else welcome
     # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
@@ -1118,6 +1182,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         for reaction in rng.sample(others, len(others)):
             if (follow := follow_up(reaction)) is not None:
                 break
+    if follow is None and stance == "surprise" and not opening:
+        # nothing left to ask of a surprise already met: weighed by its news, as a vote for surprise leans neither way
+        return topic_reply(history, "acknowledge", rank)
     return f"{reaction} {follow}" if follow else None
 
 
@@ -1199,13 +1266,16 @@ class TopicReplyWriter(ReplyWriter):
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
         if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or GREETING.fullmatch(latest)
-                or len(tidy(latest).split()) < 2):
+                or len(tidy(latest).split()) < 2 and not _THANKS.fullmatch(latest)):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         story = " ".join(u.utterance for u in history if u.role == "speaker")
-        told = latest if any(news(tidy(latest))) else story
-        rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         voted = listener_stance(emotion)
+        # hope looking ahead after bad news ("Thanks, I will buy another one!" after a losing ticket) is read from the
+        # latest turn's words, which tell no news, not from the bad news told before
+        ahead = voted.name == "look_forward" and _FUTURE.search(latest) is not None
+        told = latest if any(news(tidy(latest))) or ahead else story
+        rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), voted)
         if stance in ("illness", "acknowledge") and told == latest and (
                 earlier := situation_stance(tidy(story), voted)) in ("loss", "illness") and earlier != stance:

@@ -1309,3 +1309,108 @@ def test_how_things_are_with_someone_is_asked_only_after_a_rift():
     assert not any("How are things with" in answer for answer in visit), visit
     fight = replies_to("My dad and I had a huge fight last weekend.", stance="comfort", seeds=20)
     assert any("How are things with your dad" in answer for answer in fight), fight
+
+
+def test_news_of_a_death_brought_is_not_asked_for():
+    """"My mother called me with the news." tells who brought the news; the death was told just before it, so the
+    reply is sympathy, not "Oh, tell me! What happened?"."""
+    for answer in replies_to("My old cat died on Sunday. My sister called me with the news.", stance="loss",
+                             seeds=10):
+        assert "sorry" in answer.lower() and "What happened" not in answer, answer
+
+
+def test_a_surprise_already_met_is_not_met_as_a_shock_again():
+    """Once the listener has heard the surprise, what the speaker adds is not met with "Oh wow! That must have been
+    quite a shock.": "A pair of shoes" after the gifts."""
+    for answer in replies_to("I love the gifts I got for my birthday last week.", "Happy birthday! What was your "
+                             "favourite?", "A pair of running shoes.", stance="surprise", seeds=20):
+        assert not re.search(r"shock|no way|really\?|seriously\?|what a surprise|didn't see that coming", answer,
+                             re.I), answer
+
+
+def test_what_the_listener_last_met_with_sympathy_is_not_called_lovely():
+    """A turn that tells nothing new, after the listener met the story with sympathy, is not answered "Aw, that's
+    lovely." or "Oh, that's great to hear." under a glad vote or glad words of an earlier turn."""
+    for stance in ("interest", "acknowledge"):
+        answers = replies_to("My student loan bill came today. I still owe so much.", "Oh no, that's awful. I'm "
+                             "sorry.", "It started at twice that, but it's still a lot.", stance=stance, seeds=10)
+        for answer in answers:
+            assert not CHEER.search(answer), answer
+    answers = replies_to("I found old pictures of my dog, and it made me so happy.", "That must have been hard, "
+                         "she passed last year.", "Yes. She was quite old by then.", stance="acknowledge", seeds=10)
+    assert not any(CHEER.search(answer) for answer in answers), answers
+
+
+def test_thanks_and_little_else_are_welcomed(reply):
+    """"Thanks my friend!" after the listener's good wishes was met as news ("Wow, how exciting! Such a great
+    feeling."), and a lone "Thanks!" went to the fallback's "Do you want to tell me more?". Thanks are welcomed,
+    gently after sad news."""
+    for speaker in range(5):
+        glad, _ = reply("I got the job offer from the hospital!", "Congratulations!", "Thank you!" + " " * speaker)
+        assert re.match(r"(?:You're (?:so )?welcome|Of course|Anytime)!", glad), glad
+        sad, _ = reply("My grandmother passed away last night.", "I'm so sorry for your loss.",
+                       "Thanks." + " " * speaker)
+        assert re.match(r"(?:You're welcome|Of course)\.", sad) and not CHEER.search(sad), sad
+    told, _ = reply("I got the job offer from the hospital!", "Congratulations!",
+                    "Thank you! I start on Monday and I'm so excited.")
+    assert not re.match(r"(?:You're (?:so )?welcome|Of course|Anytime)", told), told
+
+
+def test_a_death_told_without_the_word_died_is_a_death():
+    """"my dog who has passed" and "we lost him 5 years ago to an accident" are deaths: "Have you talked to your
+    brother about it?" went to the second. A car that passed me, or a child lost in a crowd, is none."""
+    assert situation_stance("I found pictures of my dog who has passed.", STANCES["acknowledge"]) == "loss"
+    answers = replies_to("I feel heartbroken whenever I think of my brother.", "Oh, that really sucks.",
+                         "We lost him five years ago to an accident.", stance="comfort", seeds=10)
+    assert not any("talked to" in answer for answer in answers), answers
+    for alive in ("A car that passed me on the highway almost hit me.", "I lost her in the crowd at the mall."):
+        assert situation_stance(alive, STANCES["acknowledge"]) != "loss", alive
+
+
+def test_an_illness_that_turned_out_fine_is_a_relief(reply):
+    """"Yes, thankfully! ... He's doing much better today." after a sick cat, and "everything turned out fine" after
+    a scare in hospital, were met with "I hope your cat is okay" and "I hope things get better soon"."""
+    for speaker in range(5):
+        cat, _ = reply("My cat got sick the other day, he was so weak.", "Is he going to be okay?",
+                       "Yes, thankfully! The vet gave him fluids and he's doing much better today." + " " * speaker)
+        scare, _ = reply("I started bleeding when I was eight months pregnant.", "Oh no! Was everything okay?",
+                         "Yes, thankfully everything turned out fine. I was in the hospital for three weeks though."
+                         + " " * speaker)
+        for answer in (cat, scare):
+            assert re.search(r"relie|glad|phew|weight off|lighter", answer, re.I), answer
+            assert not re.search(r"hope (?:\w+ )*(?:okay|better)", answer, re.I), answer
+
+
+def test_hope_ahead_after_bad_news_is_wished_well(reply):
+    """"Thanks, I will buy another one!" after a losing ticket, or another interview hoped to go better after a job
+    not got: the speaker looks ahead with hope, and the reply is not "Oof, that's rough."."""
+    for speaker in range(5):
+        for story in (("I bought a scratch ticket for $20 and didn't win anything.", "Sorry to hear that.",
+                       "Thanks, I will buy another one!"),
+                      ("I didn't get the job I interviewed for last week.", "Oh no, I'm sorry. That's tough.",
+                       "It's okay, I have another interview next week and I'm hoping it goes better.")):
+            answer, _ = reply(*story[:-1], story[-1] + " " * speaker)
+            assert not SORROW.search(answer), answer
+
+
+def test_rudeness_needs_someone_and_memories_are_not_said_back():
+    """Rain spoiling a cookout is not "so rude"; "that must bring back memories" is not said to a speaker who has
+    just said a song brought them back."""
+    rain = replies_to("I get so annoyed when it rains. We had plans for a family cookout and a storm came.",
+                      stance="validate", seeds=20)
+    assert not any(re.search(r"rude|consideration", answer) for answer in rain), rain
+    song = replies_to("I heard an old album the other day and it brought me right back to high school.",
+                      stance="reminisce", seeds=20)
+    assert not any("bring back" in answer for answer in song), song
+
+
+def test_what_the_speaker_did_is_not_asked_and_company_only_after_a_recent_loss():
+    """"What did you do?" after "I asked to get moved to the bar"; "Do you have people around you right now?" of a
+    dog that died years ago."""
+    told = replies_to("Our waiter picked his nose at dinner.", "Oh gross!",
+                      "It really was. I asked to get moved to another table.", stance="disgust", seeds=20)
+    assert not any("What did you" in answer for answer in told), told
+    long_ago = replies_to("My dog Lily died three years ago and it broke my heart.", stance="loss", seeds=30)
+    assert not any("right now?" in answer for answer in long_ago), long_ago
+    recent = replies_to("My dog Lily died last night.", stance="loss", seeds=30)
+    assert any("right now?" in answer for answer in recent), recent
