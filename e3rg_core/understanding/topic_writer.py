@@ -429,7 +429,7 @@ FRAMES: dict[str, Frames] = {
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.",
                "I can see why {that is/it's/that's been} on your mind.",
-               "{Thanks for telling me about it/Thanks for sharing that with me/I'm glad you told me}.",
+               "{Tell me more about it/I'd love to hear more about it/I'd like to hear more about it}.",
                "{That makes a lot of sense/That's understandable}.",
                "{I'd probably/I think I'd} feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
