@@ -371,11 +371,15 @@ ASKS_THE_LISTENER = re.compile(rf"\b{_TELLS}(?:you|your|u)\b[^.!?]*\?\W*$|"
 GREETING = re.compile(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
-_ASKED_BACK = ("Good question! Tell me more about yours.", "I'd rather hear more about you.",
-               "Good question. I'm curious about you, though.", "Ha, I'd rather hear your side.",
-               "Good question! What's your take?", "Hmm, I'm more interested in your answer.",
-               "Ooh, good one. What do you think?", "I'd love to hear your answer first.",
-               "That's a fun question. How about you?", "Good question! What made you ask?")
+_ASKED_BACK = ("Good question! What's your take on it?", "Ooh, that's a tough one. What about you?",
+               "Good question! I'd love to hear your answer first.", "Hmm, I'd have to think about that one. And you?",
+               "Ooh, good one. What do you think?", "That's a fun question. How about you?",
+               "Good question! What made you ask?", "Oh, I'd have to think about that. What do you think?")
+# "How are you?" is small talk, answered in kind (a pleasantry, not a life) and turned back
+ASKS_HOW_I_AM = re.compile(r"\b(?:how (?:are|r|re|ar) (?:you|u|ya)(?: doing| today)?|hoe are u|"
+                           r"how(?:'s| is) (?:your day|it going)|how have you been)\W*$", re.IGNORECASE)
+_DOING_WELL = ("I'm doing well, thanks for asking! How about you?", "Doing well, thank you! How are things with you?",
+               "I'm good, thanks! How's your day going?")
 _GREETINGS = ("Hi! What's on your mind today?", "Hello! How has your day been?", "Hey, good to hear from you. "
               "What's new with you?", "Hi there! What have you been up to?", "Hey! How are things with you?",
               "Hello there. What's been happening lately?", "Hi! Anything on your mind today?",
@@ -596,6 +600,9 @@ class ReflectiveReplyWriter(ReplyWriter):
         seed = turn_seed(history, self.seed)
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(latest), voted)
+        if ASKS_HOW_I_AM.search(latest):
+            # answered, not said back: "not going.hoe are u?"
+            return random.Random(seed).choice(_DOING_WELL), False
         asked = bool(ASKS_THE_LISTENER.search(latest))
         salient = re.compile("|".join(p.pattern for p in (DEATH, ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
         reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),

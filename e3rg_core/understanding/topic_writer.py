@@ -23,8 +23,8 @@ from .events import EVENTS, tells_news, told_events
 from .prompts import listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
-from .reflective_writer import (ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter, fits, news,
-                                situation_stance, turn_seed)
+from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter,
+                                fits, news, situation_stance, turn_seed)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -633,7 +633,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
                 r"(?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b", re.IGNORECASE)),
     (re.compile(r"^Do you (?:still think about it|think back on it)"),
-     re.compile(r"\b(?:nostalgi\w*|think (?:about|of) (?:it|that|them|those)|remember\w*|reminds? me)\b",
+     re.compile(r"\b(?:nostalgi\w*|think (?:about|of) (?:it|that|them|those|him|her)|remember\w*|reminds? me)\b",
                 re.IGNORECASE)),
     (re.compile(r"^Do you ever wish you could go back"),
      re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?", re.IGNORECASE)),
@@ -1265,8 +1265,8 @@ class TopicReplyWriter(ReplyWriter):
         """The reply, and whether this writer wrote it (False: the reflective writer's)."""
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
-        if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or GREETING.fullmatch(latest)
-                or len(tidy(latest).split()) < 2 and not _THANKS.fullmatch(latest)):
+        if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or ASKS_HOW_I_AM.search(latest)
+                or GREETING.fullmatch(latest) or len(tidy(latest).split()) < 2 and not _THANKS.fullmatch(latest)):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         story = " ".join(u.utterance for u in history if u.role == "speaker")

@@ -95,7 +95,7 @@ def _vocabulary() -> set[str]:
     """Every word the writer may add of its own: its frames, follow-ups, questions and written replies."""
     texts = [*(t for f in FRAMES.values() for t in (*f.lead, *f.follow, *f.feeling_lead, *f.other_lead)),
              *(q for qs in reflective_writer._PERSON_QUESTIONS.values() for q in qs),
-             *reflective_writer._ASKED_BACK, *reflective_writer._GREETINGS,
+             *reflective_writer._ASKED_BACK, *reflective_writer._GREETINGS, *reflective_writer._DOING_WELL,
              *(t for ts in TEMPLATES.values() for t in ts), *reflective_writer._PEOPLE, "you", "your", "yours",
              "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "are", "were", "weren't"]
     return {w for text in texts for w in re.findall(r"[a-z']+", text.lower())}
@@ -131,3 +131,4 @@ def test_turns_of_one_conversation_do_not_repeat_an_opening(reply):
     first = reply("I failed my driving test today.")
     second = reply("I failed my driving test today.", first, "I failed my driving test again today.")
     assert first.split()[:3] != second.split()[:3], (first, second)
+

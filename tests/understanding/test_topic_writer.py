@@ -1414,3 +1414,13 @@ def test_what_the_speaker_did_is_not_asked_and_company_only_after_a_recent_loss(
     assert not any("right now?" in answer for answer in long_ago), long_ago
     recent = replies_to("My dog Lily died last night.", stance="loss", seeds=30)
     assert any("right now?" in answer for answer in recent), recent
+
+
+def test_how_are_you_is_answered_and_a_question_is_turned_back_warmly(reply):
+    """"not going. how are u?" got "Ha, I'd rather hear your side.", which blind raters read as a dodge: small talk
+    is answered in kind and turned back, and another question is turned back without brushing it off."""
+    for speaker in range(5):
+        answer, _ = reply("hi", "Hi, what's going on with you?", "not much. how are you?" + " " * speaker)
+        assert re.match(r"(?:I'm doing well|Doing well|I'm good)", answer) and answer.endswith("?"), answer
+        answer, _ = reply("I love my dream car.", "Cars are fun.", "What's your dream car?" + " " * speaker)
+        assert answer.endswith("?") and not re.search(r"rather|more interested", answer), answer
