@@ -598,11 +598,11 @@ class ReflectiveReplyWriter(ReplyWriter):
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
         seed = turn_seed(history, self.seed)
-        voted = listener_stance(emotion)
-        stance = situation_stance(tidy(latest), voted)
         if ASKS_HOW_I_AM.search(latest):
             # answered, not said back: "not going.hoe are u?"
             return random.Random(seed).choice(_DOING_WELL), False
+        voted = listener_stance(emotion)
+        stance = situation_stance(tidy(latest), voted)
         asked = bool(ASKS_THE_LISTENER.search(latest))
         salient = re.compile("|".join(p.pattern for p in (DEATH, ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
         reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),

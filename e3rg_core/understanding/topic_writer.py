@@ -943,6 +943,11 @@ def _heard_side(history: tuple[Utterance, ...]) -> str | None:
     return "bad" if condoled and not cheered else "good" if cheered and not condoled else None
 
 
+def _thanks_only(text: str) -> bool:
+    """Thanks and little else: "Thanks my friend!", "Thank you so much."."""
+    return _THANKS.match(text) is not None and len(_THANKS.sub(" ", text).split()) < 3
+
+
 def story_time(speaker: list[str]) -> str:
     """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
     are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it. A day ahead named
@@ -1144,11 +1149,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
         return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
 
-    if not opening and len(_THANKS.sub(" ", latest).split()) < 3 and _THANKS.match(latest):
+    if not opening and _thanks_only(latest):
         # thanks and little else ("Thanks my friend!"): welcomed, then a word for the story, not met as news again
         comment = pick(frames.comments, False)
-        welcome = rng.choice(_WELCOMES["bad" if stance in ("loss", "illness") or _SIDE.get(stance) == "bad"
-                                        else "good"])
+        welcome = rng.choice(_WELCOMES["bad" if stance == "loss" or _SIDE.get(stance) == "bad" else "good"])
         return f"{welcome} {comment}" if comment else welcome
     # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
     # stance is the least sure
@@ -1266,7 +1270,7 @@ class TopicReplyWriter(ReplyWriter):
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
         if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or ASKS_HOW_I_AM.search(latest)
-                or GREETING.fullmatch(latest) or len(tidy(latest).split()) < 2 and not _THANKS.fullmatch(latest)):
+                or GREETING.fullmatch(latest) or len(tidy(latest).split()) < 2 and not _thanks_only(latest)):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         story = " ".join(u.utterance for u in history if u.role == "speaker")
