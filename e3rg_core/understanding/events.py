@@ -108,7 +108,10 @@ EVENTS: tuple[Event, ...] = (
            "past|Were you able to clean it up?", "past|Did anyone see?"),
     _event("forgot", "bad", r"forgot|forgotten",
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
-    _event("move", "any", r"(?:moved|moving|move) (?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
+    # the speaker's move: "my girlfriend moved away without telling me" is another's
+    _event("move", "any", r"(?<!\bshe )(?<!\bhe )(?<!\bthey )(?<!friend )(?<!neighbor )(?<!neighbour )"
+           r"(?<!sister )(?<!brother )(?<!son )(?<!daughter )(?:moved|moving|move) "
+           r"(?:to (?:a |the |my |our )?(?-i:[A-Z])\w+|into (?:a|the|my|our|an)|"
            r"out of|away|across the country|back home)|new (?:apartment|house|place|city|town|home)|"
            r"(?:has|have|had) to leave (?:the )?(?:state|country|city|town)|"
            r"(?:I|we) (?:just )?moved (?:over|this|last)",
@@ -181,7 +184,7 @@ EVENTS: tuple[Event, ...] = (
     _event("late", "bad", r"(?:stuck|sitting|caught) in (?:\w+ )?traffic|running late|late for|"
            r"missed (?:my|the) (?:bus|train|flight|appointment)",
            "past|Did you make it in time?", "past|Did anyone mind?",
-           reactions=("{Ugh/Oh no}, running late is so stressful.",), is_news=False),
+           reactions=("{Ugh/Oh no}, delays like that are so stressful.",), is_news=False),
     _event("scam", "bad", r"scam\w*|fraud\w*|hacked|identity theft|ripped (?:me )?off",
            "past|Were you able to get your money back?", "past|Have you reported it?",
            reactions=("{Ugh/Oh no}, scammers are the worst.",)),
@@ -199,7 +202,9 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Wow/Oh}, that's a real accomplishment!",)),
     _event("tried_food", "any", r"(?:ate|tried|tasted) (?:\w+ ){1,3}for the first time|new (?:restaurant|dish|recipe)",
            "past|Would you have it again?", "past|What did it taste like?"),
-    _event("fell", "any", r"(?<!in love )(?<!it )(?<!that )(?:fell|tripped|slipped)"
+    # a fall, not clothes that fell down ("my pants fell down in public")
+    _event("fell", "any", r"(?<!in love )(?<!it )(?<!that )(?<!pants )(?<!shorts )(?<!skirt )(?<!trousers )"
+           r"(?:fell|tripped|slipped)"
            r"(?! asleep| in love| out of| into| behind| apart| for| through)",
            "past|self:Were you hurt?", "past|person+pet:{Was} {topic} hurt?", "past|Did anyone help you up?",
            reactions=("{Ouch/Oh no}!", "Ouch, that sounds painful.")),
@@ -216,7 +221,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Aw/Oh}, it's so nice to reconnect.",)),
     _event("results", "any", r"(?:test |blood |lab )?results|biopsy|waiting to hear|waiting for (?:the )?(?:call|news|"
            r"answer)",
-           "When do you find out?", "How are you holding up while you wait?",
+           "now+future|When do you find out?", "now+future|How are you holding up while you wait?",
            reactions=("future+now|Waiting for news is so hard.",)),
     _event("interview", "any", r"(?:job|an|the|my|first|second|final) interview\w*|interviewed (?:for|with|at)|"
            r"interviewing",

@@ -65,7 +65,7 @@ ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! 
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:much |so much |a lot |"
                         r"way )?(?:well|better|great))|(?:turned|worked) out (?:fine|okay|ok|well|alright|all right)|"
-                        r"cancer[- ]free|in remission|survived|made it through|pulled through|"
+                        r"cancer[- ]free|in remission|survived|made it through|pulled through|beat (?:the )?cancer|"
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
@@ -396,7 +396,9 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
                         r"silent|end|battery|phone)\b|"
                         # a dog "chewing on dead frog" is alive
                         r"\b(?:a|an|some|on|the) dead (?:frog|bird|mouse|mice|rat|squirrel|bug|snake|deer|raccoon|"
-                        r"possum|opossum|roach|spider|fly|flies|animal|fish)s?\b",
+                        r"possum|opossum|roach|spider|fly|flies|animal|fish)s?\b|"
+                        # death in general: "just like birth death is a process"
+                        r"\b(?:life|birth),? (?:and |or )?death\b|\bdeath is (?:a|just|part|natural)\b",
                         re.IGNORECASE)
 
 

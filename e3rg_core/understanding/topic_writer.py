@@ -87,7 +87,9 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         # a simile: "he takes to it like a fish in water"
                         r"(?<!'d )(?<!would )like an? \w+|"
                         # nobody: "when you have no friend around"
-                        r"(?:no|any) (?:\w+ )?friends?)\b",
+                        r"(?:no|any) (?:\w+ )?friends?|"
+                        # the listener, called by name: "I wish you luck buddy"
+                        r"(?:luck|thanks|thank you|you|hi|hey|hello),? (?:my )?(?:buddy|friend|pal|dude|bro|mate))\b",
                         re.IGNORECASE)
 # Kinds of line that fit some nouns rather than a kind of topic: things that happen on a day ("When is it?"),
 # things a listener asks the kind of ("What kind of project is it?") unless told, and the purpose of ("What's the
@@ -187,7 +189,9 @@ def find_topic(text: str, stance: str) -> Topic | None:
                                                          re.IGNORECASE)):
         # someone else's: "My girlfriend's cat is sick" is not "your cat"
         owner = f"your {possessor.group(2).lower()}'s" if possessor.group(1) else "the"
-    words = [owner, modifier, noun] if modifier and modifier != "first" else [owner, noun]
+    # an age is no modifier: "my 18 year old son" is not "your old son"
+    aged = modifier == "old" and re.search(r"\byears?[- ]$", text[:match.start(2)]) is not None
+    words = [owner, modifier, noun] if modifier and modifier != "first" and not aged else [owner, noun]
     if kind == "person" and (in_law := re.match(r"[- ]in[- ]law\b", text[end:], re.IGNORECASE)):
         # "my sister in law" is not my sister
         words[-1], end = f"{noun}-in-law", end + in_law.end()
@@ -335,7 +339,7 @@ FRAMES: dict[str, Frames] = {
                "recent+now+future|work+study:How are you going to celebrate?", "work+study:How does it feel?",
                "future|What are you {looking forward to most/most excited about}?",
                "past|event+trip+dated:How {was it/did it go}?"),
-        _lines("work+study:You must be so proud.",
+        _lines("work+study:{You must be so proud/You must be really proud/I bet you're so proud}.",
                "past|achieved:{You earned it/You deserve it/You've earned every bit of it}.",
                "past|achieved:Hard work really does pay off.",
                "now|{That must feel/I bet that feels} {amazing/so good}.",
@@ -352,7 +356,7 @@ FRAMES: dict[str, Frames] = {
                "past|event+trip:What was the best part?"),
         _lines("Moments like that are {the best/everything}.", "It's the little things.",
                "That's so {good/nice} to hear.",
-               "I love hearing that.")),
+               "I {love/really like} hearing that.")),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "{That/Oh, that/Ooh, that} sounds promising!",
@@ -448,8 +452,8 @@ FRAMES: dict[str, Frames] = {
                "person:How are things with {topic} now?", "past|health:Are you feeling any better now?",
                "past|money:Were you able to sort it out?"),
         _lines("That sounds {really hard/so tough/exhausting}.",
-               "I'm sorry you're {dealing with that/going through that/stuck with that}.",
-               "That would be {hard/tough} for anyone.", "I hope it gets {easier/better} from here.",
+               "I'm {so /}sorry you're {dealing with that/going through that/stuck with that}.",
+               "That would be {hard/tough} for anyone.", "I hope {it gets/things get} {easier/better} from here.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
         _lines("{Oh/Ooh}, nice!", "{Oh wow/Wow}!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
@@ -475,10 +479,10 @@ FRAMES: dict[str, Frames] = {
                "What would make it a little easier?", "person:How are things with {topic} now?",
                "past|person:Have you talked to {topic} about it?", "past|money:Were you able to sort it out?"),
         _lines("I hope things {get better/look up/turn around} soon.", "That would get anyone down{/, honestly}.",
-               "It's okay to {feel down/be sad} about it.",
+               "It's {okay/alright} to {feel down/be sad} about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
-        _lines("{Oh no/Oh gosh}, that sounds scary!", "{Oh, /Ugh, /}that sounds really stressful.",
+        _lines("{Oh no/Oh gosh/Yikes}, that sounds scary!", "{Oh, /Ugh, /}that sounds really stressful.",
                "{Oh, /Honestly, /}I'd be nervous too.", "{Oh, /}that sounds so nerve-racking.",
                "work+study:{Oof/Wow/Oh man/Gosh}, that's a lot of pressure.", "{Oh/Gosh}, that's unsettling.",
                "future|That's a lot to have hanging over you.",
@@ -488,7 +492,8 @@ FRAMES: dict[str, Frames] = {
                "future+now|{What's worrying you most/What worries you most about it}?", "past|self:Are you okay now?",
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?", "past|What did you {do/end up doing/do about it}?",
                "future|Is there anything that would help you feel ready?",
-               "past|self:How did you calm down afterwards?", "future|What's the worst part of waiting?"),
+               "past|self:How did you calm down afterwards?",
+               "future|What's the worst part of waiting?"),
         _lines("future|work+study+event:I'm sure you'll do {great/just fine}.",
                "past|That must have been so scary.",
                "future|{You've got this/You'll get through it}.", "past|I'm {/so }sorry you went through that.",
@@ -510,7 +515,7 @@ FRAMES: dict[str, Frames] = {
                "person:Some people {have no consideration/just don't think}.",
                "I'd be {furious/livid} too.", "Anyone would be {annoyed/upset} by that.",
                "now+future|I hope it gets sorted out soon.",
-               "That would drive me {crazy/up the wall}.", "You deserved better{ than that/}.")),
+               "That would drive me {crazy/up the wall}.", "You {deserved/deserve} better{ than that/}.")),
     "disgust": Frames(
         _lines("{Ew/Eww/Ugh}, that's gross!", "Ugh, how disgusting.", "Yuck!", "{Oh/Ew}, that's nasty.",
                "Eww, no thank you.",
@@ -561,7 +566,7 @@ FRAMES: dict[str, Frames] = {
                "It sounds like you're handling it {well/really well}.")),
 }
 # A feeling or a hope that was ahead once: "I was very anxious to start driving at 16."
-_NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were")
+_NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were", "been")
                          for so in ("", "so ", "very ", "really ", "pretty ", "quite ", "super "))
 # "I think I'm going to burst" tells of no plan, "I spent an hour waiting for food" of no wait still on, "the
 # promotion I was hoping for" of no hope still held.
@@ -604,6 +609,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"(?:killed|crushed|blew) it|bombed)\b|"
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
+    (re.compile(r"^What made it so \w+\?"), re.compile(r"\b(?:because|since|'?cause)\b", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
                                                    r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most|^What worries you most"),
@@ -682,6 +688,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
 # (not of a boss who gave a bonus); how the place is, when it is new.
 _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    # whether anyone minded the wait, only where someone was kept waiting: not of traffic alone
+    (re.compile(r"^Did anyone mind\?"), re.compile(r"\blate\b|\bmissed\b|\bwaiting (?:for|on) me\b", re.IGNORECASE)),
     # who is with the speaker now, only of a loss just suffered: not of a dog that died years ago
     (re.compile(r"^Do you have (?:people|family or friends) (?:around|with) you right now\?"),
      re.compile(r"\b(?:just|today|tonight|yesterday|last night|this (?:morning|afternoon|evening|week|weekend)|"
@@ -708,6 +716,8 @@ _GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that 
                     r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
 _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks?|junk food|soda|calories|nuts|"
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
+_REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
+                       re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
@@ -764,12 +774,23 @@ _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|m
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
+_WEIGHS = re.compile(r"\b(?:worr\w*|scared|afraid|anxious|nervous|fear\w*|regret\w*|guilt\w*|ashamed|wish I|"
+                     r"should(?:n't)? have|can't stop|keep (?:thinking|wondering)|still (?:think|wonder)\w*|"
+                     r"haunt\w*|bother\w*|wonder\w*|not sure|unsure|miss\w*|feel bad|felt bad)\b", re.IGNORECASE)
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
-                 (re.compile(r"rude|consideration|just don't think"), _SOMEONE))
+                 (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
+                 # what weighs on the speaker, only of a worry, a regret or a thought that stays: not of "Black Mirror"
+                 (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you)"), _WEIGHS))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # how the speaker calmed down, not while still scared: "I got a threatening phone call... and now I'm
+                  # scared."
+                  (re.compile(r"calm down"),
+                   re.compile(r"\b(?:now|still) (?:I'm |I am |im )?(?:so |really )?(?:scared|afraid|terrified|nervous|"
+                              r"shaken)\b|\b(?:I'm|I am|im) (?:still )?(?:so |really )?(?:scared|afraid|terrified)\b",
+                              re.IGNORECASE)),
                   # no "Have you talked to your dad about it?" once he has died, or was dying two years back
                   (re.compile(r"talk(?:ed)? to \{topic\}|How are things with"),
                    re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
@@ -802,7 +823,8 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
                                "ease", "ease_guilt", "interest", "disgust"})
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
-_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
+_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
+                     r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
                      r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b))\b",
                      re.IGNORECASE)
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
@@ -867,8 +889,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
     if "{topic}" in line.text.lower() or line.kinds is not None:
         if topic is not None and topic.plural and ("{topic}'s" in line.text or "you two" in line.text):
             return False
-        if topic is not None and "you two" in line.text and not topic.phrase.startswith("your"):
-            return False    # "her dad died of cancer": not "Were you two close?"
+        if topic is not None and re.search(r"you two|miss most", line.text) and not topic.phrase.startswith("your"):
+            return False    # "her dad died of cancer": not "Were you two close?" nor "What do you miss most about him?"
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds or any(
@@ -943,6 +965,43 @@ def _heard_side(history: tuple[Utterance, ...]) -> str | None:
     return "bad" if condoled and not cheered else "good" if cheered and not condoled else None
 
 
+_YES = re.compile(r"\W*(?:yes|yeah|yep|yup|yea|ya|sure|definitely|absolutely|of course|(?:I|we|it|he|she|they) "
+                  r"(?:did|was|were|am|is|do|does|have|has|will)\b(?!\s*(?:n't|not)))\b", re.IGNORECASE)
+_NO = re.compile(r"\W*(?:no|nope|nah|not really|never|(?:I|we|it|he|she|they) (?:didn't|wasn't|weren't|haven't|"
+                 r"hasn't|don't|doesn't|won't|did not|was not))\b", re.IGNORECASE)
+# a yes-no question, not one with "not" in it nor one of two choices ("did she need to go out or is she sick?")
+_ASKS_YES_NO = re.compile(r"(?:[^?,]*,\s*)?(?:(?:oh|so|and|well|ok|okay|wow)\W+)?(?:is|are|was|were|did|do|does|have|"
+                          r"has|had|can|could|will)\b(?![^?]*(?:\bnot\b|n't\b|\bor\b))[^?]*\?", re.IGNORECASE)
+# an answer that goes on to say more than yes or no
+_QUALIFIED = re.compile(r"\b(?:but|until|though|although|except|just|only|don't know|not sure)\b", re.IGNORECASE)
+
+# what a listener's yes-no question hopes for, or fears, in words that are no news on their own: "Are you alright?",
+# "Did you do well?", "Was anyone hurt?"
+_HOPED = re.compile(r"\b(?:ok|okay|alright|all right|fine|safe|well|good|better|enough|ready|prepared|worth it|"
+                    r"work(?:ed)? out|make it|made it|pass(?:ed)?|win|won|enjoy(?:ed)?|like it|love it|fun|happy|"
+                    r"proud|excited|able|find it|found it|get it back|recover(?:ed)?|improv(?:e|ed|ing)|satisfied)\b",
+                    re.IGNORECASE)
+_HOPED_NOT = re.compile(r"\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|late|scared|afraid|"
+                        r"nervous|worried|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|"
+                        r"painful|expensive|embarrassed|annoyed)\b", re.IGNORECASE)
+
+
+def _yes_no_side(history: tuple[Utterance, ...]) -> str | None:
+    """The side of a yes or a no given to the listener's yes-no question whose words tell which answer is the glad
+    one: "Yeah, I'm fine" to "Are you alright?" is good, "yes" to "Did you get lost?" bad; else None."""
+    asked = re.split(r"(?<=[.!?])\s+", history[-2].utterance.strip())
+    question = next((sentence for sentence in reversed(asked) if sentence.endswith("?")), "")
+    if not _ASKS_YES_NO.fullmatch(question):
+        return None
+    bad, good = news(tidy(question))
+    bad, good = bad or bool(_HOPED_NOT.search(question)), good or bool(_HOPED.search(question))
+    said = history[-1].utterance
+    yes, no = _YES.match(said) is not None, _NO.match(said) is not None
+    if bad == good or yes == no:
+        return None
+    return "good" if yes == good else "bad"
+
+
 def _thanks_only(text: str) -> bool:
     """Thanks and little else: "Thanks my friend!", "Thank you so much."."""
     return _THANKS.match(text) is not None and len(_THANKS.sub(" ", text).split()) < 3
@@ -977,6 +1036,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
     opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
     heard = _heard_side(history)
+    answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
+    # a short yes or no that tells nothing more ("Yeah, I'm fine, the car was parked."; not "It was, but it got
+    # scary", nor "No, he just doesn't understand the meaning of loyalty.") has the side of the question it answers
+    yes_no = (_yes_no_side(history) if answered and len(latest.split()) <= 10 and not any(latest_news)
+              and not told_events(latest, None) and named_feeling(latest, now=True) is None
+              and not _QUALIFIED.search(latest) and not _FEARED.search(latest) else None)
     if stance.startswith("acknowledge") and _ENVY_TOLD.search(latest):
         # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
         stance = "envy"
@@ -984,6 +1049,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
                     _NEWS_UNTOLD.search(latest) and stance not in ("loss", "illness")):
         # "My mother called me with the news." after "my childhood dog died" told it
         stance = "teaser"
+    elif stance == "ease" and _REJECTED.search(story):
+        # turned down, however embarrassed: "He rejected me and told me not to ever call him again. Im so
+        # embarrassed." is no funny story
+        stance = "comfort"
     elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
         stance = "ease_guilt"
     elif stance == "envy" and _PARTNER.search(story):
@@ -1012,10 +1081,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "surprise" and opening and len(latest.split()) <= 3 and not any(latest_news):
         # "Am surprised": the surprise is still to be told
         stance = "teaser"
+    if stance == "surprise" and answered and len(latest.split()) <= 6 and not any(latest_news):
+        # a short answer that tells nothing new is no surprise: "it was a wedding shower" to "Was it a wedding?" is not
+        # met with "Oh my goodness! What was your reaction?"
+        stance = "acknowledge"
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
         stance = "celebrate"
-    after_but = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)[-1]
+    # the outcome, told last: "It can be hard but it's one of the best experiences", "I know how hard it was for him so
+    # it was great seeing that hard work pay off"
+    after_but = re.split(r"\bbut\b|\bso (?=(?:it|I|we)\b)", latest, flags=re.IGNORECASE)[-1]
     if (stance == "celebrate" and all(latest_news) and news(after_but) != (False, True)
             and not tells_news(latest, "good")):
         # cheered only for a glad happening, or for gladness after a "but", when bad news is told beside the glad
@@ -1031,6 +1106,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # hope for what is ahead after bad news: "It's okay, I have another interview next week and I'm hoping it
         # goes better." is wished well, not told "Oh man, that's rough."
         stance = "look_forward"
+    if yes_no is not None and stance not in ("loss", "illness", "relief", "surprise") and _SIDE.get(stance) != yes_no:
+        # "Yeah, I'm fine" to "Are you alright?" is a relief after bad news, not met with outrage again
+        stance = "relief" if yes_no == "good" and time != "future" and news(story) == (True, False) else "acknowledge"
     if stance in ("interest", "savor") and heard == "bad" and not latest_news[1]:
         # a glad vote with nothing glad told, after the listener met the story with sympathy: not "Aw, that's lovely."
         # to "It started off at 150k so I've paid a lot but it's still crazy."
@@ -1050,6 +1128,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             good_happening = (not _FEARED.search(latest) and not told_events(latest, "bad")
                               and tells_news(latest, "good"))
             bad, good = bad_happening, good_happening and not bad_happening
+        if not (bad or good) and yes_no is not None:
+            bad, good = yes_no == "bad", yes_no == "good"
         if not (bad or good) and heard is not None:
             # the side the listener took last, for a turn that tells nothing new: "It was very bittersweet." after
             # "It's always difficult losing a pet."
@@ -1109,11 +1189,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     specific = tuple(line for _, questions in told for line in questions)
     # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
     told_feeling = feeling is not None or _FEELING_WORD.search(story) is not None
-    answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
     if stance == "surprise" and not opening:
         # the surprise was told and met: asked about, not met again with "That must have been quite a shock." (to "A
         # pair of shoes" after "I love the gifts I got for my birthday")
         frames, answered = replace(frames, comments=()), False
+
+    listener_said = _content_stems(" ".join(u.utterance for u in history if u.role == "listener"))
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
         usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)]
@@ -1121,6 +1202,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):
             texts = [(_fill(line.text, topic, feeling), line.spec) for line in group]
+            # not the listener's own words again: "Oh, that must bring back a lot of memories." after "Must have really
+            # brought back good memories."
+            texts = [(text, spec) for text, spec in texts if len(_content_stems(text) & listener_said) < 2]
             if asking:
                 texts = [(text, spec) for text, spec in texts if not _already_asked(text, history)
                          and (opening or not _ASKS_FOR_THE_STORY.search(text))
@@ -1190,6 +1274,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nothing left to ask of a surprise already met: weighed by its news, as a vote for surprise leans neither way
         return topic_reply(history, "acknowledge", rank)
     return f"{reaction} {follow}" if follow else None
+
+
+# Words too common to tell that one line says what another did.
+_COMMON = frozenset("that this that's have been must really sounds sound what with just very will your they there such "
+                    "much from like would could some about it's i'm you're them then when".split())
+
+
+def _content_stems(text: str) -> set[str]:
+    return {_stem(word) for word in _WORD.findall(text.lower()) if len(word) > 3 and word not in _COMMON}
 
 
 def _stem(word: str) -> str:

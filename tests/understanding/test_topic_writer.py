@@ -1424,3 +1424,76 @@ def test_how_are_you_is_answered_and_a_question_is_turned_back_warmly(reply):
         assert re.match(r"(?:I'm doing well|Doing well|I'm good)", answer) and answer.endswith("?"), answer
         answer, _ = reply("I love my dream car.", "Cars are fun.", "What's your dream car?" + " " * speaker)
         assert answer.endswith("?") and not re.search(r"rather|more interested", answer), answer
+
+
+def test_a_yes_or_a_no_is_weighed_by_the_question_it_answers():
+    """A yes or a no tells its news through the question it answers: "Yeah, I'm fine" to "Are you alright?" is a
+    relief, not met with outrage; "yes" to "Did you do well?" is not met with sorrow, nor to "Did you get lost?" with
+    cheer."""
+    for answer in replies_to("Someone smashed into my car in the parking lot and just drove off.",
+                             "What! First of all, are you alright?", "Yeah, I'm fine, the car was parked.",
+                             stance="validate", seeds=10):
+        assert re.search(r"relief|glad", answer, re.I), answer
+        assert not re.search(r"not okay|rude|furious|livid|angry", answer, re.I), answer
+    for answer in replies_to("I had my final exam today.", "Did you do well on your exam?", "yes, I studied a lot",
+                             stance="comfort", seeds=10):
+        assert not SORROW.search(answer), answer
+    for answer in replies_to("We went to the fair last weekend.", "Did you get lost?", "yes, for an hour",
+                             stance="interest", seeds=10):
+        assert not CHEER.search(answer), answer
+
+
+def test_readings_fixed_from_a_check_of_tuning_replies():
+    """Clothes that fell down are no fall; another's move is not the speaker's; a test result long known is not waited
+    for; a fear once had ("had been scared to") is not ahead; a reason given is not asked; "Hi friend!" names the
+    listener; the outcome after "so" is the news; traffic alone kept no one waiting; a parent who beat cancer is a
+    relief; a rejection is no funny story; a daunting task is not cheered; a turn the hedge cannot read is not said to
+    have stayed with the speaker."""
+    for answer in replies_to("I'm so shocked, my pants fell down in public", stance="ease", seeds=10):
+        assert not re.search(r"ouch|painful|hurt|help you up", answer, re.I), answer
+    for answer in replies_to("i felt heartbroken when my girlfriend moved away without telling me first",
+                             stance="comfort", seeds=10):
+        assert "moving" not in answer.lower(), answer
+    for answer in replies_to("One time I went to the doctor and I was really anticipating my test results!",
+                             stance="illness", seeds=10):
+        assert not re.search(r"while you wait|find out\?", answer), answer
+    assert story_time(["I had been scared to have a short hair cut. Last December, I cut it all off."]) == "past"
+    for answer in replies_to("i felt happy this morning because it was sunny and warm", stance="celebrate", seeds=10):
+        assert "What made it" not in answer, answer
+    assert find_topic("Hi friend! I was so scared of this taxi driver in Mexico.", "reassure") is None
+    for answer in replies_to("My brother finally finished his degree.", "That's great, you must be very proud.",
+                             "I was. I know how hard it was for him so it was great seeing that hard work pay off.",
+                             stance="celebrate", seeds=10):
+        assert CHEER.search(answer), answer
+    for answer in replies_to("I was stuck in traffic the other day for so long.", stance="validate", seeds=10):
+        assert not re.search(r"running late|anyone mind", answer, re.I), answer
+    assert situation_stance("I was so relieved when I found out my dad beat cancer.", STANCES["comfort"]) == "relief"
+    for answer in replies_to("I called my crush last night.", "What did he do?", "He rejected me and told me never to "
+                             "call him again. I'm so embarrassed.", stance="ease", seeds=10):
+        assert not re.search(r"funny|good story|happens to|been there|moments like that", answer, re.I), answer
+    for answer in replies_to("I gave a long presentation at school. I found the task to be very daunting.",
+                             stance="look_forward", seeds=10):
+        assert not CHEER.search(answer), answer
+    for answer in replies_to("My friend told me about the show. Have you seen it?", "No, what is it called?",
+                             "Black Mirror", stance="acknowledge", seeds=20):
+        assert "stayed with you" not in answer and "on your mind" not in answer, answer
+
+
+def test_more_readings_fixed_from_a_second_check_of_tuning_replies():
+    """Another's loss is not missed by the speaker; an age is no "old son"; one still scared is not asked how they
+    calmed down; death in general is no loss; a plain answer is no surprise; the listener does not say its own words
+    again."""
+    for answer in replies_to("My classmate is a nurse now. It was cool cause her dad died of cancer, so now she helps "
+                             "sick people.", stance="loss", seeds=10):
+        assert "miss most" not in answer, answer
+    assert find_topic("I got into an argument with my 18 year old son.", "ease_guilt").phrase == "your son"
+    for answer in replies_to("I got a threatening phone call... and now I'm scared.", stance="reassure", seeds=10):
+        assert "calm down" not in answer, answer
+    assert situation_stance("I don't believe that, just like birth death is a process.", STANCES["reassure"]) != "loss"
+    for answer in replies_to("We went to a party last weekend and I loved it.", "I'm glad you enjoyed it. Was it a "
+                             "wedding?", "it was a wedding shower", stance="surprise", seeds=10):
+        assert not re.search(r"oh my|goodness|no way|reaction|really\?|shock", answer, re.I), answer
+    for answer in replies_to("I played the old Spyro games again last night.", "Must have really brought back good "
+                             "memories. I love nostalgia.", "It's great! I loved them as a kid.", stance="reminisce",
+                             seeds=10):
+        assert not re.search(r"brings? back", answer), answer
