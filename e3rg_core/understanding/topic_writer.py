@@ -771,12 +771,18 @@ _DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|h
 # Someone who could be rude: not the rain ("Wow, that's so rude." to a cookout rained out)
 _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|man|woman|person|stranger|driver|"
                       r"customer|they|he|she)\b", re.IGNORECASE)
+# Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
+_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
+                     r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
+                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b))\b",
+                     re.IGNORECASE)
+# what may weigh on the speaker: a fear, a guilt, or a thought that stays
+_WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|wish I|can't stop|"
+                     r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*)\b",
+                     re.IGNORECASE)
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
-_WEIGHS = re.compile(r"\b(?:worr\w*|scared|afraid|anxious|nervous|fear\w*|regret\w*|guilt\w*|ashamed|wish I|"
-                     r"should(?:n't)? have|can't stop|keep (?:thinking|wondering)|still (?:think|wonder)\w*|"
-                     r"haunt\w*|bother\w*|wonder\w*|not sure|unsure|miss\w*|feel bad|felt bad)\b", re.IGNORECASE)
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
@@ -822,11 +828,6 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
                                "ease", "ease_guilt", "interest", "disgust"})
-# Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
-_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
-                     r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
-                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b))\b",
-                     re.IGNORECASE)
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
                          r"passed(?! wind| out| away| by| on)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
@@ -981,9 +982,9 @@ _HOPED = re.compile(r"\b(?:ok|okay|alright|all right|fine|safe|well|good|better|
                     r"work(?:ed)? out|make it|made it|pass(?:ed)?|win|won|enjoy(?:ed)?|like it|love it|fun|happy|"
                     r"proud|excited|able|find it|found it|get it back|recover(?:ed)?|improv(?:e|ed|ing)|satisfied)\b",
                     re.IGNORECASE)
-_HOPED_NOT = re.compile(r"\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|late|scared|afraid|"
-                        r"nervous|worried|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|"
-                        r"painful|expensive|embarrassed|annoyed)\b", re.IGNORECASE)
+_HOPED_NOT = re.compile(rf"{_FEARED.pattern}|\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|"
+                        r"late|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|painful|"
+                        r"expensive|embarrassed|annoyed)\b", re.IGNORECASE)
 
 
 def _yes_no_side(history: tuple[Utterance, ...]) -> str | None:
