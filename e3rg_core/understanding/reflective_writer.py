@@ -89,12 +89,16 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
+                       r"(?:gave|giving|give|given) it to (?:someone|somebody|another)|"
                        r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
                        r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
                        r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
                        r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
+                       # "it was a disaster", "i hate it"; not "I'd hate to miss it", nor "Don't you hate when ..."
+                       r"disast\w+|nightmare|chaos|chaotic|escaped|ran (?:away|off)|(?:getting|got|gotten) worse|"
+                       r"(?<!'d )(?<!would )(?<!you )hate (?:it|that|when|how|the way)|"
                        r"frustrat\w+|(?:cheesed|ticked|pissed) off|fed up|crappy|ratty|regret\w*|tantrums?|"
                        # not "a mission trip"
                        r"insane|miss(?:ed|es|ing)?|(?:I'm|I am|we're|we are|so|very|really|dirt) poor|"
@@ -104,7 +108,7 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"alone|sad|upset\w*|unfortunately|sadly|angry|pissed|mad|"
                        r"furious|annoyed|disappointed|embarrass\w*|ashamed|guilty|jealous|disgust\w*|gross|stinks|"
                        r"depressed|depressing|devastat\w*|"
-                       r"sucks|bummer|heart ?break\w*|heartbroken|"
+                       r"sucks|bummer|heart ?break\w*|heartbroken|br(?:oke|eaks?|eaking) my heart|"
                        # a letdown: what was counted on did not come as it should
                        r"delayed|postponed|cut short|(?:was|were|is|are) (?:\w+ )?closed|"
                        r"rained (?:out|all|the whole)|"
@@ -114,8 +118,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        re.IGNORECASE)
 # Told by a negation, so looked for before negated words are taken out: "My cat hasn't been feeling well", "my
 # family didn't even call", "I'm so not looking forward to tomorrow"
-_UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?feeling (?:well|good|too good|"
-                     r"so good)\b", re.IGNORECASE)
+_UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:been )?(?:feeling (?:well|good|too good|"
+                     r"so good)|in (?:great|good|the best of) health)\b", re.IGNORECASE)
 _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|n't) (?:really |exactly |too )?"
                        r"looking forward|\bdread\w*|"
                        r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
@@ -405,10 +409,12 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 # A negated word and what negates it, taken out before the news is read; "he didn't make it" is kept for DEATH, and
 # "I have never won so much money" is no denial.
 _NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
-                      r"wouldn't|won't|shouldn't|hasn't|haven't)\s+"
-                      # "not a very nice person", "not looking too good"
-                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding)\s+){0,2}"
-                      r"(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)([\w']+)", re.IGNORECASE)
+                      r"wouldn't|won't|shouldn't|hasn't|haven't|(?:can't|cant|cannot|can not)(?= (?:be|feel)\b))\s+"
+                      # "not a very nice person", "not looking too good", "you can't be lonely with them"
+                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding|be|feel)\s+)"
+                      # not "I couldn't be happier", "I can't be more proud"
+                      r"{0,2}(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)(?!(?<=\bbe )(?:more|\w+er)\b)([\w']+)",
+                      re.IGNORECASE)
 
 
 # Good news that did not come: "I found out I did not get it."
@@ -452,7 +458,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     death, ill, recovered = DEATH.search(text), ILLNESS.search(text) or _UNWELL.search(said), _RECOVERED.search(text)
     if death:
         return "loss"
-    bad, good = _BAD_NEWS.search(text) or good_denied or _LEFT_OUT.search(said), _GOOD_NEWS.search(text)
+    bad, good = _BAD_NEWS.search(text) or good_denied or _LEFT_OUT.search(said) or _UNWELL.search(said), \
+        _GOOD_NEWS.search(text)
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"

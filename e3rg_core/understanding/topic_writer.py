@@ -579,7 +579,8 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
                      + _NOT_AFTER_WAS + r"looking forward|in a (?:few|couple)|later today|"
                      r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
-                     r"(?<!was )(?<!were )hoping|(?<!couldn't )(?:can'?t|cannot|can not) wait (?:to|for|until|till)|"
+                     r"(?<!was )(?<!were )hoping|crossing (?:my|our) fingers|"
+                     r"(?<!couldn't )(?:can'?t|cannot|can not) wait (?:to|for|until|till)|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
                      r"(?:I|we) (?:want|would like|'d like) to|"
                      # "A friend of mine is coming to visit"
@@ -676,13 +677,15 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"rehears\w+)\b", re.IGNORECASE)),
     (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
     (re.compile(r"^How did you get home|^Did someone stop"),
-     re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger))\b", re.IGNORECASE)),
+     re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger)|drove (?:me|us)|picked (?:me|us) up|"
+                r"gave (?:me|us) a (?:ride|lift))\b", re.IGNORECASE)),
     (re.compile(r"^Did anyone see|^Did anyone notice|^Did anyone say"),
      re.compile(r"\b(?:everyone|nobody|no one|people) (?:saw|noticed|laughed|said|was)\b", re.IGNORECASE)),
     (_ASKS_HOW_THEY_ARE,
      re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
     (re.compile(r"^Did you say anything to"), re.compile(r"\b(?:told (?:him|her|them)|said (?:to|something)|"
-                                                        r"words (?:for|with)|yelled at|confronted)\b", re.IGNORECASE)),
+                                                        r"words (?:for|with)|yelled at|confronted|"
+                                                        r"complain\w* (?:\w+ ){0,3}to)\b", re.IGNORECASE)),
     (re.compile(r"^What did \w+ \w* ?say\?"), re.compile(r"\b(?:told (?:me|us)|said|says|texted me)\b", re.IGNORECASE)),
 )
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
@@ -718,12 +721,17 @@ _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
-_EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell|slipped|tripped|laugh\w*)\b", re.IGNORECASE)
+# not "I fell off my diet", which is guilt
+_SELF_ILL = re.compile(r"\bI (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell) (?:so |really |very |pretty )?"
+                       r"(?:sick|ill)\b", re.IGNORECASE)
+_EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
+                          r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish (?:I|that|it)|lucky|bought|brand new|new|won|gets? to|got to|"
-                     r"promot\w+|vacation|trip|cruise|rich|famous)\b", re.IGNORECASE)
+                     r"promot\w+|vacation|trip|cruise|rich|famous|gets? (?:all )?the best|"
+                     r"dream (?:car|job|house|home|school|trip))\b", re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
@@ -813,8 +821,10 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (re.compile(r"see each other again|talk often"), DEATH),
                   (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
                                                              r"split up|left me)\b", re.IGNORECASE)))
-_HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|wish me luck)\b",
-                     re.IGNORECASE)
+_HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|crossing (?:my|our) fingers|"
+                     r"wish me luck)\b", re.IGNORECASE)
+_READY = re.compile(r"(?<!not )(?<!n't )\b(?:(?:so |very |pretty |really |fully |well )?(?:prepared|ready)|"
+                    r"confident)\b", re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
 # Words of gladness that tell no happening: what is left of a turn without them says whether anything glad happened.
@@ -837,7 +847,8 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
 _WISHED = re.compile(r"\b(?:would|it'd|that'd) be (?:\w+ )?(?:awesome|great|nice|amazing|wonderful|cool) if\b",
                      re.IGNORECASE)
 # A first turn that promises a story without telling it.
-_TEASER = re.compile(r"\b(?:guess what|you'll never guess|(?:wanted|want|have|need|got) to tell (?:you|someone)|"
+_TEASER = re.compile(r"\b(?:guess what|you'll never guess|you (?:won't|will not|wouldn't) believe|"
+                     r"(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
                      r"cool) (?:happened|to tell)|special thing that happen\w*)\b", re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
@@ -949,6 +960,7 @@ _LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|i
                        re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
+                       r"rode|ridden|ate|drove|flew|ran|bought|met|fell|wrote|threw|caught|"
                        r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
                        # "my car hydroplaned"
                        r"(?:my|our) \w+ (?!(?:n|f|bl|br|sp)eed\b)\w+ed|"
@@ -980,7 +992,8 @@ _QUALIFIED = re.compile(r"\b(?:but|until|though|although|except|just|only|don't 
 # "Did you do well?", "Was anyone hurt?"
 _HOPED = re.compile(r"\b(?:ok|okay|alright|all right|fine|safe|well|good|better|enough|ready|prepared|worth it|"
                     r"work(?:ed)? out|make it|made it|pass(?:ed)?|win|won|enjoy(?:ed)?|like it|love it|fun|happy|"
-                    r"proud|excited|able|find it|found it|get it back|recover(?:ed)?|improv(?:e|ed|ing)|satisfied)\b",
+                    r"proud|excited|able|find it|found it|get it|get in|got it|got in|recover(?:ed)?|"
+                    r"improv(?:e|ed|ing)|satisfied)\b",
                     re.IGNORECASE)
 _HOPED_NOT = re.compile(rf"{_FEARED.pattern}|\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|"
                         r"late|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|painful|"
@@ -1008,6 +1021,11 @@ def _thanks_only(text: str) -> bool:
     return _THANKS.match(text) is not None and len(_THANKS.sub(" ", text).split()) < 3
 
 
+# A feeling joined to a past one is past too: "I was anxious and scared to share" tells of no plan.
+_FELT_THEN = re.compile(r"\b((?:was|were|been) (?:so |very |really |a bit |pretty )?\w+,? and)"
+                        r" (?=(?:so |very |really )?(?:excited|scared|nervous|afraid|anxious|ready)\b)", re.IGNORECASE)
+
+
 def story_time(speaker: list[str]) -> str:
     """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
     are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it. A day ahead named
@@ -1015,6 +1033,7 @@ def story_time(speaker: list[str]) -> str:
     if len(speaker) > 1 and _AHEAD_BY_DATE.search(speaker[0]) and not _HAPPENED.search(speaker[0]):
         return "future"
     for turn in (speaker[-1], speaker[0]):
+        turn = _FELT_THEN.sub(r"\1 was ", turn)
         if _FUTURE.search(turn) or _DOING_ON_A_DAY.search(turn):
             return "future"
         if _HAPPENED.search(turn):
@@ -1066,6 +1085,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if worried and time != "future" and _CAME_RIGHT.search(latest) and not news(_FEARED.sub(" ", latest))[0]:
         # what was feared or regretted came right: "I did get it!", "Everything turned out fine!"
         stance = "relief"
+    if (stance in ("acknowledge", "celebrate") and _FEARED.search(named_feeling(latest, now=True) or "")
+            and not any(news(_FEARED.sub(" ", latest)))):
+        # nerves felt now, with no harm told: "Thanks! Regardless I am a bit nervous." after the job was won is
+        # reassured, not met with "Aw, I'm sorry."
+        stance, time = "reassure", "now" if time == "past" else time
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
@@ -1098,14 +1122,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # word: not "That's wonderful news!" to "My gf broke up with me and got married to a banker", but still to
         # "It can be hard but it's one of the best experiences"; the hedge weighs the two
         stance = "acknowledge"
-    if (stance == "acknowledge" and time == "future" and (_AHEAD_BY_DATE.search(story) or _DOING_ON_A_DAY.search(story))
+    if (stance == "acknowledge" and time == "future"
+            and (_AHEAD_BY_DATE.search(story) or _DOING_ON_A_DAY.search(story) or _ON_A_DAY.search(story))
             and not any(news(_FEARED.sub(" ", story)))):
         # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
         # is met with reassurance if feared, else wished well
         stance = "reassure" if _FEARED.search(story) else "look_forward"
-    if stance == "acknowledge" and not opening and time == "future" and _HOPING.search(latest) and not latest_news[0]:
-        # hope for what is ahead after bad news: "It's okay, I have another interview next week and I'm hoping it
-        # goes better." is wished well, not told "Oh man, that's rough."
+    if (stance == "acknowledge" and not opening and time == "future"
+            and (_HOPING.search(latest) or _READY.search(latest)) and not latest_news[0]):
+        # hope or readiness for what is ahead after bad news or nerves: "It's okay, I have another interview next week
+        # and I'm hoping it goes better.", "i feel pretty prepared" are wished well, not told "Oh man, that's rough."
         stance = "look_forward"
     if yes_no is not None and stance not in ("loss", "illness", "relief", "surprise") and _SIDE.get(stance) != yes_no:
         # "Yeah, I'm fine" to "Are you alright?" is a relief after bad news, not met with outrage again
@@ -1154,6 +1180,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if time == "past" and _LONG_AGO.search(latest):
         time = "long_ago"
     topic = find_topic(latest, stance)
+    if stance == "illness" and topic is not None and topic.kind == "person" and _SELF_ILL.search(latest):
+        # the speaker is the one who is ill: "I got sick. I have a new coworker that stepped in" is not "I hope your
+        # new coworker is okay."
+        topic = None
     if stance == "celebrate" and time == "long_ago" and not (topic and topic.kind in ("work", "study")):
         # a glad time long ago is remembered, not news: "Once, I went camping with my family. It was a blast."
         stance = "reminisce"

@@ -1497,3 +1497,47 @@ def test_more_readings_fixed_from_a_second_check_of_tuning_replies():
                              "memories. I love nostalgia.", "It's great! I loved them as a kid.", stance="reminisce",
                              seeds=10):
         assert not re.search(r"brings? back", answer), answer
+
+
+def test_readings_fixed_from_a_third_check_of_tuning_replies():
+    """A disaster, a hated thing and a pet run off are bad news, a feeling denied ("you can't be lonely") is none; a
+    prize given to another is not cheered; nerves felt now are reassured, readiness after nerves wished well; a joined
+    feeling is not ahead; a ride told is past; a teaser is asked for its story; a complaint told to coworkers answers
+    whether anything was said to them; a diet broken is guilt, not a fall; the speaker's own illness is not a
+    coworker's, and a parent not in great health is an illness; another's dream car is envied, not cheered."""
+    assert news("I recently had to babysit my cousins, it was a disaster.") == (True, False)
+    assert news("My brother always gets the best dates, i hate it.")[0]
+    assert news("you can't be lonely with them, they are just so loving") == (False, False)
+    assert news("I couldn't be prouder of my son, who graduated!") == (False, True)
+    assert news("I was watching TV and saw a family together. It breaks my heart.")[0]
+    for answer in replies_to("I tried for a promotion at work.", "Did you get it?",
+                             "No, they ended up giving it to someone with less experience.", stance="acknowledge",
+                             seeds=10):
+        assert not CHEER.search(answer) and SORROW.search(answer), answer
+    for answer in replies_to("I had an online interview and I nailed it!", "Awesome! I am happy for you!",
+                             "Thanks! Regardless I am a bit nervous. I don't want to look like a fool on the job.",
+                             stance="acknowledge", seeds=10):
+        assert not re.search(r"sorry|rough|tough blow", answer, re.I), answer
+    assert story_time(["I told my friends.", "I was anxious and scared to share, but I'm glad I did."]) == "past"
+    assert story_time(["I rode the largest roller coaster I've ever ridden this summer."]) == "past"
+    for answer in replies_to("The other day we were in the front yard, and you won't believe what happened!",
+                             stance="acknowledge", seeds=10):
+        assert "what happened" in answer.lower() or "tell me" in answer.lower(), answer
+    for answer in replies_to("We had an annoying client, and I went to the breakroom to complain about her to my "
+                             "coworkers.", stance="validate", seeds=20):
+        assert "say anything to" not in answer, answer
+    for answer in replies_to("over the weekend i fell off my diet by eating a big bag of M&Ms", "Hang in there!",
+                             "the worst part is that i hid it from my partner, i feel bad for it", stance="ease",
+                             seeds=10):
+        assert not re.search(r"best of us|embarrass|funny", answer, re.I), answer
+    for answer in replies_to("Today as soon as I got to work I got sick. A new coworker stepped in and helped me out.",
+                             stance="illness", seeds=10):
+        assert "coworker" not in answer, answer
+    assert news("My neighbor's dog escaped and ran away while I watched him.")[0]
+    assert situation_stance("My mother is getting old, and she really isn't in great health.",
+                            STANCES["appreciate"]) == "illness"
+    for answer in replies_to("im nervous about taking a test soon", "Did you study for it?", "i feel pretty prepared",
+                             stance="acknowledge", seeds=10):
+        assert not SORROW.search(answer), answer
+    for answer in replies_to("My aunt got my cousin an FJ Cruiser! That is my dream car!", stance="envy", seeds=10):
+        assert re.search(r"get that|human feeling|understandable|feel the same|tough feeling", answer), answer
