@@ -379,6 +379,64 @@ _ASKED_BACK = ("Good question! What's your take on it?", "Ooh, that's a tough on
                "Good question! I'd love to hear your answer first.", "Hmm, I'd have to think about that one. And you?",
                "Ooh, good one. What do you think?", "That's a fun question. How about you?",
                "Good question! What made you ask?", "Oh, I'd have to think about that. What do you think?")
+@dataclass(frozen=True)
+class _InKind:
+    """A kind of question to the listener, and what meets it: an opening, then a follow-up (one asked about what the
+    speaker already told, where `told` finds it)."""
+    asks: re.Pattern
+    openings: tuple[str, ...]
+    follow_ups: tuple[str, ...] = ()
+    told: re.Pattern | None = None
+    follow_ups_once_told: tuple[str, ...] = ()
+
+
+# Questions to the listener that can be met in kind without a life of its own to tell: a feeling everyone knows, a
+# favourite too hard to pick ("It happens to be both our favorite kind of cake." is asked about, not asked for
+# again), a show to hear about, advice asked for, a view to share.
+_IN_KIND = (
+    _InKind(re.compile(r"\b(?:do|did|have) you (?:\w+ )?ever (?:feel|felt|get|got)\b|"
+                       r"\bdo you (?:\w+ )?(?:sometimes|often) (?:feel|get)\b", re.IGNORECASE),
+            ("I think everyone {does} now and then.", "I think most of us {do} at times.",
+             "Honestly, I think we all {do} sometimes.", "I'd say most people {do} at some point."),
+            ("Is that how you've been feeling?", "What brought it to mind?",
+             "Has something been making you feel that way?", "Has it been on your mind lately?")),
+    _InKind(re.compile(r"\bwhat(?:'s| is|s| are) your (?:all[- ]time )?(?:favou?rite|fav|dream)\b", re.IGNORECASE),
+            ("Ooh, that's a hard one to pick!", "Oh, it's so hard to pick just one!", "Ooh, tough choice!"),
+            ("What's yours?", "What would you pick?"),
+            re.compile(r"\b(?:favou?rite|love|best)\b", re.IGNORECASE),
+            ("What makes it your favorite?", "What do you love most about it?")),
+    _InKind(re.compile(r"\b(?:have|did|haven'?t) you (?:\w+ )?(?:ever )?(?:seen|watched|watch|heard of|read|"
+                       r"listened to)\b", re.IGNORECASE),
+            ("Oh, tell me more!", "I'd love to hear about it!", "Ooh, tell me more about it!"),
+            ("What's it like?", "What's it about?")),
+    _InKind(re.compile(r"\bwhat (?:should|would|do you think) I (?:should )?do\b|\bwhat would you do\b|"
+                       r"\bany (?:advice|tips|ideas)\b", re.IGNORECASE),
+            ("It might help to talk it over with someone you trust.", "Maybe give it a little time before you decide.",
+             "I'd take it one step at a time."),
+            ("What feels right to you?", "What's your gut telling you?")),
+    _InKind(re.compile(r"\b(?:do|don't|dont) you (?:agree|a\w?ree|think so)\b|\bwouldn't you (?:agree|say)\b",
+                       re.IGNORECASE),
+            ("I'd have to agree with you there.", "I think you're right about that.", "I'd say you're right.")),
+)
+
+
+def answered_in_kind(latest: str, rng: random.Random) -> str | None:
+    """A reply in kind to the speaker's question to the listener, for the kinds of question that need no life of the
+    listener's own ("Do you ever feel sad?", "What's your favorite cake?"); None for the rest."""
+    sentences = re.split(r"(?<=[.!?])\s+", latest.strip())
+    question = next((s for s in reversed(sentences) if s.rstrip().endswith("?")), sentences[-1])
+    told = latest[:latest.rfind(question)]
+    kind = next((kind for kind in _IN_KIND if kind.asks.search(question)), None)
+    if kind is None:
+        return None
+    follow_ups = (kind.follow_ups_once_told if kind.told is not None and kind.told.search(told)
+                  else kind.follow_ups)
+    # "Have you ever felt ...?" is met with "most of us have", "Do you ever ...?" with "most of us do"
+    have = re.search(r"\bhave you\b", question, re.IGNORECASE) is not None
+    opening = rng.choice(kind.openings).format(do="have" if have else "do", does="has" if have else "does")
+    return f"{opening} {rng.choice(follow_ups)}" if follow_ups else opening
+
+
 # "How are you?" is small talk, answered in kind (a pleasantry, not a life) and turned back
 ASKS_HOW_I_AM = re.compile(r"\b(?:how (?:are|r|re|ar) (?:you|u|ya)(?: doing| today)?|hoe are u|"
                            r"how(?:'s| is) (?:your day|it going)|how have you been)\W*$", re.IGNORECASE)
@@ -613,6 +671,8 @@ class ReflectiveReplyWriter(ReplyWriter):
         voted = listener_stance(emotion)
         stance = situation_stance(tidy(latest), voted)
         asked = bool(ASKS_THE_LISTENER.search(latest))
+        if asked and (in_kind := answered_in_kind(latest, random.Random(seed))) is not None:
+            return in_kind, False
         salient = re.compile("|".join(p.pattern for p in (DEATH, ILLNESS, _BAD_NEWS, _GOOD_NEWS)), re.IGNORECASE)
         reflection = reflect(latest, salient=salient) or reflect(latest, others=stance in ("loss", "illness"),
                                                                  salient=salient)

@@ -96,6 +96,8 @@ def _vocabulary() -> set[str]:
     texts = [*(t for f in FRAMES.values() for t in (*f.lead, *f.follow, *f.feeling_lead, *f.other_lead)),
              *(q for qs in reflective_writer._PERSON_QUESTIONS.values() for q in qs),
              *reflective_writer._ASKED_BACK, *reflective_writer._GREETINGS, *reflective_writer._DOING_WELL,
+             *(t for kind in reflective_writer._IN_KIND
+               for t in (*kind.openings, *kind.follow_ups, *kind.follow_ups_once_told)),
              *(t for ts in TEMPLATES.values() for t in ts), *reflective_writer._PEOPLE, "you", "your", "yours",
              "yourself", "yourselves", "you're", "you've", "you'll", "you'd", "are", "were", "weren't"]
     return {w for text in texts for w in re.findall(r"[a-z']+", text.lower())}

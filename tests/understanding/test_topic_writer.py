@@ -15,8 +15,8 @@ from e3rg_core.contracts import EmotionResult, Vote
 from e3rg_core.emotions import coarse_of
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.prompts import STANCES
-from e3rg_core.understanding.reflective_writer import (MAX_SPOKEN_SECONDS, MAX_WORDS, news, situation_stance,
-                                                       spoken_seconds)
+from e3rg_core.understanding.reflective_writer import (_ASKED_BACK, MAX_SPOKEN_SECONDS, MAX_WORDS, news,
+                                                       situation_stance, spoken_seconds)
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _choose, _fill,
                                                  _lines, find_topic, story_time, topic_reply)
@@ -1424,6 +1424,25 @@ def test_how_are_you_is_answered_and_a_question_is_turned_back_warmly(reply):
         assert re.match(r"(?:I'm doing well|Doing well|I'm good)", answer) and answer.endswith("?"), answer
         answer, _ = reply("I love my dream car.", "Cars are fun.", "What's your dream car?" + " " * speaker)
         assert answer.endswith("?") and not re.search(r"rather|more interested", answer), answer
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Do you ever feel sad about things in life?", r"everyone does|most of us do|we all do|most people do"),
+    ("Have you ever felt really ashamed?", r"everyone has|most of us have|we all have|most people have"),
+    ("That's nothing but the truth! What's your favorite era?", r"hard one to pick|hard to pick|tough choice"),
+    ("have you ever watched this show it was really quite good?", r"tell me more|hear about it"),
+    ("Thank you, what should I do about it?", r"talk it over|little time|one step at a time"),
+    ("Sunflower seeds and sunny weather make a relaxed day, do you agree?", r"agree|right about|you're right"),
+])
+def test_a_question_to_the_listener_is_met_in_kind_without_a_life_story(reply, question, kind):
+    """Blind raters read "Good question! I'd love to hear your answer first." as a dodge: a question the listener can
+    meet without a life of its own (a feeling everyone knows, a favourite, a show, advice, a view) is met in kind."""
+    for seed in range(5):
+        answer, _ = reply("I had a long week.", "Oh no, what happened?", question + " " * seed)
+        assert re.search(kind, answer, re.I), answer
+        assert not re.search(r"\bI (?:have|had|saw|watched|went|did|was)\b|\bmy\b", answer), answer
+    answer, _ = reply("I had a long week.", "Oh no, what happened?", "do you have a large family?")
+    assert answer in _ASKED_BACK, answer
 
 
 def test_a_yes_or_a_no_is_weighed_by_the_question_it_answers():
