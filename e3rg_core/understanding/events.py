@@ -61,12 +61,14 @@ EVENTS: tuple[Event, ...] = (
            "How long were you together?", "Do you have friends around you?", "Do you think you'll stay friends?",
            reactions=("{Aw/Oh no}, breakups are so hard.", "I'm sorry, breakups really hurt.")),
     # someone else's doing, as for a theft: "I lied to my mother" is a confession
-    _event("lied", "bad", r"(?<!I )(?<!we )(?<!bad )(?:lied|lying) to|betray\w*|behind my back|went back on|"
+    _event("lied", "bad", r"(?<!I )(?<!we )(?<!bad )(?<!for )(?:lied|lying) to|betray\w*|behind my back|went back on|"
            r"promises? (?:he|she|they) (?:can't|cannot|couldn't|never) keep|broke (?:his|her|their|a) promise",
            "past|How did you find out?", "Have you talked to them about it?",
            reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",
-           "self:Do you have anything else lined up?", "self:Are you looking for something new?",
+           # not of a layoff years back
+           "recent+now+future|self:Do you have anything else lined up?",
+           "recent+now+future|self:Are you looking for something new?",
            reactions=("{Oh no/Ugh}, losing a job is so hard.", "I'm sorry, that's such a blow.")),
     _event("failed", "bad", r"failed|flunked|didn't pass|did not pass|rejected|(?:didn't|did not) do well|did poorly|"
            r"bad grade",
@@ -106,7 +108,8 @@ EVENTS: tuple[Event, ...] = (
            is_news=False),
     _event("spill", "any", r"spill(?:ed|t)|knocked over|broke (?:a|my|the|her|his) (?!heart)\w+",
            "past|Were you able to clean it up?", "past|Did anyone see?"),
-    _event("forgot", "bad", r"forgot|forgotten",
+    # the speaker's: "my friend forgot to invite me" is another's doing
+    _event("forgot", "bad", r"(?:I|we)(?: (?!never\b)\w+)? forgot|(?:I|we)(?:'d| had) forgotten|forgot (?:my|our)",
            "past|Were you able to make up for it?", "past|Did anyone notice?"),
     # the speaker's move: "my girlfriend moved away without telling me" is another's
     _event("move", "any", r"(?<!\bshe )(?<!\bhe )(?<!\bthey )(?<!friend )(?<!neighbor )(?<!neighbour )"

@@ -89,7 +89,8 @@ _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a 
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
-                       r"(?:gave|giving|give|given) it to (?:someone|somebody|another)|"
+                       r"(?:gave|giving|give|given) it to (?:someone|somebody|another)|less money|pay cut|"
+                       r"argu(?:ment|ed|ing)|"
                        r"(?:went|gone|going) bad|spoiled(?! (?:me|us|him|her|them|rotten))|expired|"
                        r"fell asleep (?:at|behind) the wheel|(?:has|have|had|'s) been (?:gone|away) for|"
                        r"knock(?:ed|ing) (?:everything|it all|it|them|things) (?:down|over)|"
@@ -189,7 +190,7 @@ _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sen
                        r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
-_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those days)\b|"
+_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times))\b|"
                               r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
 # A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
 _MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
@@ -399,7 +400,7 @@ _IN_KIND = (
             ("I think everyone {does} now and then.", "I think most of us {do} at times.",
              "Honestly, I think we all {do} sometimes.", "I'd say most people {do} at some point."),
             ("Is that how you've been feeling?", "What brought it to mind?",
-             "Has something been making you feel that way?", "Has it been on your mind lately?")),
+             "Has something been making you feel that way?")),
     _InKind(re.compile(r"\bwhat(?:'s| is|s| are) your (?:all[- ]time )?(?:favou?rite|fav|dream)\b", re.IGNORECASE),
             ("Ooh, that's a hard one to pick!", "Oh, it's so hard to pick just one!", "Ooh, tough choice!"),
             ("What's yours?", "What would you pick?"),

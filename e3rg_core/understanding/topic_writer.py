@@ -64,6 +64,8 @@ _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that|some)\s+)?(?
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
+                        # praise, not a job: "recognized for a job well done"; a stroke, not an animal: "to pet her"
+                        r"(?:a|the) job well done|(?:good|great|nice) job|(?:to|go|and|would) pet|"
                         r"game (?:plan|console|system)|own business|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
                         # a sport's last round, not exams; a rank, not a class: "graduated top of my class"
@@ -125,6 +127,13 @@ _DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|f
                      r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
                      r"selected)|found (?:a|the) (?:new )?job|(?:was|were) able to \w+|did (?:a|an) \w+)\b"
                      r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+# Someone who acted in the story ("my sister drove my car", "my neighbor keeps parking"), and the questions asked only
+# of them.
+_ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|made|broke|hit|ate|drove|said|told|left|"
+                    r"ran|threw|got|gets|keeps?|kept|did|does|won't|wouldn't|didn't|doesn't|never|always|is|was|has|"
+                    r"had)\b",
+                    re.IGNORECASE)
+_ASKS_THE_DOER = re.compile(r"^Did \{topic\} (?:ever apologize|say why)")
 _TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most", re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
@@ -675,6 +684,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
+    (re.compile(r"^How did you get it out"),
+     re.compile(r"\b(?:hit|killed|stomped|squashed|smashed|sprayed|vacuumed|caught|trapped|swatted|threw)\b",
+                re.IGNORECASE)),
     (re.compile(r"^Did you send it back"), re.compile(r"\b(?:sent it back|returned|refund)\b", re.IGNORECASE)),
     (re.compile(r"^How did you get home|^Did someone stop"),
      re.compile(r"\b(?:tow\w*|called|helped|stopped|a (?:guy|man|woman|stranger)|drove (?:me|us)|picked (?:me|us) up|"
@@ -722,8 +734,8 @@ _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
 # not "I fell off my diet", which is guilt
-_SELF_ILL = re.compile(r"\bI (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell) (?:so |really |very |pretty )?"
-                       r"(?:sick|ill)\b", re.IGNORECASE)
+_SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell)|made me) "
+                       r"(?:so |really |very |pretty )?(?:sick|ill)\b", re.IGNORECASE)
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
                           r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
@@ -857,9 +869,10 @@ _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:that|it) (?:come about|turn out))")
-_ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you)\b.*\?$|"
+_ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
-_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|shock\w*|blue|nervous|scared|afraid|terrified|happy|proud|"
+_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
+                           r"proud|"
                            r"excited|sad|upset|angry|looking forward|can'?t wait|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
@@ -952,7 +965,7 @@ _DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues
                              r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:I|we)(?:'m| am|'re| are) \w+ing\b",
                              re.IGNORECASE)
 # A story from long ago: "How is the new job going?" is not asked of it.
-_LONG_AGO = re.compile(r"\b(?:years? ago|when I was (?:a |younger|little|young|in|\d+)|"
+_LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|little|young|in|\d+)|"
                        r"(?:by|at) (?:the )?age (?:of )?\d+|as a (?:kid|child|teen)|"
                        r"back in (?:the day|high school|college|\d+)|growing up|(?:in|back in) (?:19|20)\d\d|"
                        # a story that opens "One time someone kicked my dog!"
@@ -1280,6 +1293,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it, story))
                           for lines in (frames.reactions, frames.questions, frames.comments)))
     reactions = tuple(line for line in frames.reactions if _grounded(line, story))
+    if stance == "validate" and topic is not None and not (
+            _did(topic, _ACTED, story) or re.search(rf"\b{topic.pronoun}{_ACTED.pattern}", story, re.IGNORECASE)):
+        # "Did your son ever apologize?" only of the one who did it ("my sibling ... she started shouting"): not of a
+        # son whose room held what angered
+        frames = replace(frames, questions=tuple(line for line in frames.questions
+                                                 if not _ASKS_THE_DOER.search(line.text)))
     if stance == "appreciate" and topic is not None and not _did(topic, _DID_A_KINDNESS, story):
         # "That's so sweet of your coworker" only of the one who did the kindness
         reactions = tuple(line for line in reactions if "{topic}" not in line.text)

@@ -1426,6 +1426,40 @@ def test_how_are_you_is_answered_and_a_question_is_turned_back_warmly(reply):
         assert answer.endswith("?") and not re.search(r"rather|more interested", answer), answer
 
 
+def test_readings_fixed_from_a_fourth_check_of_tuning_replies():
+    """Less money for more work and an argument are bad news; food that made the speaker ill is not the parents'
+    illness; enjoying is a feeling told, not asked for; only the one who did it is asked to apologize ("she started
+    shouting" tells who); "a job well done" and "to pet her" name no job or pet; a spider stomped on is not asked how
+    it got out; a layoff years back is not asked what is lined up; "I feel like such a loser" is not asked if it
+    still bothers; another's forgetting is not the speaker's to make up for; missing those times is a memory."""
+    assert news("I got the job offer but they offered me less money than I already make.")[0]
+    assert news("My friend and I got in an argument about religion today.")[0]
+    for answer in replies_to("My parents tried to make me eat some gone off food once, it made me really ill",
+                             stance="illness", seeds=10):
+        assert "parents" not in answer, answer
+    for answer in replies_to("Recently I've been enjoying being by myself.", stance="acknowledge", seeds=10):
+        assert not re.search(r"\bfeel", answer), answer
+    for answer in replies_to("Last night I found something in my son's room that made me so mad!", stance="validate",
+                             seeds=20):
+        assert not re.search(r"apologize|say why", answer), answer
+    assert any("apologize" in answer for answer in replies_to(
+        "So my sister drove my car to run an errand and got a ticket!", stance="validate", seeds=40))
+    assert any("apologize" in answer for answer in replies_to(
+        "i had a fight with my sibling today and she started shouting at me", stance="validate", seeds=40))
+    assert find_topic("Today I was recognized by name in front of everyone for a job well done.", "celebrate") is None
+    assert find_topic("I met a cow the other day and I went to go pet her.", "reassure") is None
+    for answer in replies_to("I saw a spider.", "I would burn the house down.", "I hit it with a rolled up news paper "
+                             "and a bunch of baby spiders came out. I stomped on them.", stance="reassure", seeds=20):
+        assert "get it out" not in answer, answer
+    for answer in replies_to("A few years back I got laid off from my job. It broke me.", stance="comfort", seeds=20):
+        assert not re.search(r"lined up|something new", answer), answer
+    for answer in replies_to("Yesterday I relapsed. I feel like such a loser.", stance="ease_guilt", seeds=20):
+        assert "bothering" not in answer, answer
+    for answer in replies_to("I was upset when my friend forgot to invite me to dinner", stance="validate", seeds=20):
+        assert "make up for it" not in answer, answer
+    assert situation_stance("Oh yeah, but it really makes me miss those times.", STANCES["reminisce"]) == "reminisce"
+
+
 @pytest.mark.parametrize("question, kind", [
     ("Do you ever feel sad about things in life?", r"everyone does|most of us do|we all do|most people do"),
     ("Have you ever felt really ashamed?", r"everyone has|most of us have|we all have|most people have"),
