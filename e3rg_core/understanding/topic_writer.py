@@ -131,8 +131,7 @@ _DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|f
 # of them.
 _ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|made|broke|hit|ate|drove|said|told|left|"
                     r"ran|threw|got|gets|keeps?|kept|did|does|won't|wouldn't|didn't|doesn't|never|always|is|was|has|"
-                    r"had)\b",
-                    re.IGNORECASE)
+                    r"had)\b", re.IGNORECASE)
 _ASKS_THE_DOER = re.compile(r"^Did \{topic\} (?:ever apologize|say why)")
 _TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most", re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
@@ -733,9 +732,10 @@ _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
-# not "I fell off my diet", which is guilt
+# The speaker as the one who is ill: "I got sick", "it made me really ill".
 _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell)|made me) "
                        r"(?:so |really |very |pretty )?(?:sick|ill)\b", re.IGNORECASE)
+# not "I fell off my diet", which is guilt
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
                           r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
@@ -872,8 +872,7 @@ _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:tha
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
-                           r"proud|"
-                           r"excited|sad|upset|angry|looking forward|can'?t wait|"
+                           r"proud|excited|sad|upset|angry|looking forward|can'?t wait|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
                            r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
