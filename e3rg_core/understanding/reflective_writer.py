@@ -421,11 +421,16 @@ _IN_KIND = (
 )
 
 
+def asked_sentence(text: str) -> str:
+    """The text's last sentence that asks (ends with "?"), else its last sentence."""
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    return next((sentence for sentence in reversed(sentences) if sentence.endswith("?")), sentences[-1])
+
+
 def answered_in_kind(latest: str, rng: random.Random) -> str | None:
     """A reply in kind to the speaker's question to the listener, for the kinds of question that need no life of the
     listener's own ("Do you ever feel sad?", "What's your favorite cake?"); None for the rest."""
-    sentences = re.split(r"(?<=[.!?])\s+", latest.strip())
-    question = next((s for s in reversed(sentences) if s.rstrip().endswith("?")), sentences[-1])
+    question = asked_sentence(latest)
     told = latest[:latest.rfind(question)]
     kind = next((kind for kind in _IN_KIND if kind.asks.search(question)), None)
     if kind is None:
@@ -514,11 +519,11 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
     well); clear bad news is not cheered and clear good news does not get condolences."""
     said = text
     text, good_denied = _negations(_NOT_DEATH.sub(" ", text))
-    death, ill, recovered = DEATH.search(text), ILLNESS.search(text) or _UNWELL.search(said), _RECOVERED.search(text)
+    unwell = _UNWELL.search(said)
+    death, ill, recovered = DEATH.search(text), ILLNESS.search(text) or unwell, _RECOVERED.search(text)
     if death:
         return "loss"
-    bad, good = _BAD_NEWS.search(text) or good_denied or _LEFT_OUT.search(said) or _UNWELL.search(said), \
-        _GOOD_NEWS.search(text)
+    bad, good = _BAD_NEWS.search(text) or good_denied or _LEFT_OUT.search(said) or unwell, _GOOD_NEWS.search(text)
     if ill:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"

@@ -24,7 +24,7 @@ from .prompts import listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
 from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter,
-                                fits, news, situation_stance, turn_seed)
+                                asked_sentence, fits, news, situation_stance, turn_seed)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -1005,8 +1005,7 @@ _QUALIFIED = re.compile(r"\b(?:but|until|though|although|except|just|only|don't 
 _HOPED = re.compile(r"\b(?:ok|okay|alright|all right|fine|safe|well|good|better|enough|ready|prepared|worth it|"
                     r"work(?:ed)? out|make it|made it|pass(?:ed)?|win|won|enjoy(?:ed)?|like it|love it|fun|happy|"
                     r"proud|excited|able|find it|found it|get it|get in|got it|got in|recover(?:ed)?|"
-                    r"improv(?:e|ed|ing)|satisfied)\b",
-                    re.IGNORECASE)
+                    r"improv(?:e|ed|ing)|satisfied)\b", re.IGNORECASE)
 _HOPED_NOT = re.compile(rf"{_FEARED.pattern}|\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|"
                         r"late|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|painful|"
                         r"expensive|embarrassed|annoyed)\b", re.IGNORECASE)
@@ -1015,8 +1014,7 @@ _HOPED_NOT = re.compile(rf"{_FEARED.pattern}|\b(?:hurt|injured|lost|missing|stol
 def _yes_no_side(history: tuple[Utterance, ...]) -> str | None:
     """The side of a yes or a no given to the listener's yes-no question whose words tell which answer is the glad
     one: "Yeah, I'm fine" to "Are you alright?" is good, "yes" to "Did you get lost?" bad; else None."""
-    asked = re.split(r"(?<=[.!?])\s+", history[-2].utterance.strip())
-    question = next((sentence for sentence in reversed(asked) if sentence.endswith("?")), "")
+    question = asked_sentence(history[-2].utterance)
     if not _ASKS_YES_NO.fullmatch(question):
         return None
     bad, good = news(tidy(question))
@@ -1292,10 +1290,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it, story))
                           for lines in (frames.reactions, frames.questions, frames.comments)))
     reactions = tuple(line for line in frames.reactions if _grounded(line, story))
-    if stance == "validate" and topic is not None and not (
-            _did(topic, _ACTED, story) or re.search(rf"\b{topic.pronoun}{_ACTED.pattern}", story, re.IGNORECASE)):
-        # "Did your son ever apologize?" only of the one who did it ("my sibling ... she started shouting"): not of a
-        # son whose room held what angered
+    if stance == "validate" and topic is not None and not _did(topic, _ACTED, story, by_pronoun=True):
+        # "Did your son ever apologize?" only of the one who did it: not of a son whose room held what angered
         frames = replace(frames, questions=tuple(line for line in frames.questions
                                                  if not _ASKS_THE_DOER.search(line.text)))
     if stance == "appreciate" and topic is not None and not _did(topic, _DID_A_KINDNESS, story):
@@ -1340,9 +1336,11 @@ def _stem(word: str) -> str:
     return "feel" if word.startswith("feel") or word == "felt" else word[:5]
 
 
-def _did(topic: Topic, deeds: re.Pattern, story: str) -> bool:
-    """Whether the story tells the topic doing one of the deeds ("my mother-in-law offered", "my son graduated")."""
-    return re.search(rf"\b{re.escape(topic.noun)}{deeds.pattern}", story, re.IGNORECASE) is not None
+def _did(topic: Topic, deeds: re.Pattern, story: str, by_pronoun: bool = False) -> bool:
+    """Whether the story tells the topic doing one of the deeds ("my mother-in-law offered", "my son graduated"), or,
+    `by_pronoun`, its pronoun doing one ("my sibling ... she started shouting")."""
+    names = (topic.noun, topic.pronoun) if by_pronoun else (topic.noun,)
+    return any(re.search(rf"\b{re.escape(name)}{deeds.pattern}", story, re.IGNORECASE) for name in names)
 
 
 def _for_another(line: Line, did_it: bool, story: str) -> bool:
