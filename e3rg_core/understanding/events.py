@@ -91,6 +91,10 @@ EVENTS: tuple[Event, ...] = (
            r"flood\w*|wildfires?",
            "past|Is everyone safe?", "past|Was there much damage?", "future|Are you ready for it?",
            "future|Do you have somewhere safe to go?"),
+    _event("fire", "bad", r"caught (?:on )?fire|(?:house|home|kitchen|apartment|garage|car) (?:was |is )?on fire|"
+           r"burn(?:ed|t) down|(?:house|kitchen|grease) fire",
+           "past|Is everyone okay?", "past|Was there much damage?",
+           reactions=("{Oh no/Oh my gosh}, a fire is so scary.", "{Oh no/Oh my gosh}, that's terrifying.")),
     _event("critter", "any", r"spiders?|snakes?|mice|mouse|rats?|roach\w*|cockroach\w*|wasps?|"
            r"(?<!spelling )bees?|ants|raccoons?|"
            r"mosquito(?:e?s)?|fleas|bed ?bugs",

@@ -59,7 +59,7 @@ ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! 
                      r"injur\w+|broke (?:my|his|her) \w+|infection|terminal|hospice|icu|emergency room|root canal|"
                      r"(?:teeth|tooth|tonsils|appendix|gallbladder) (?:removed|pulled|out)|"
                      r"blood (?:tests?|work)|biops\w+|mammogram|MRI|CT scan|heart checked|flu|fever|"
-                     r"under the weather|c[ao]me down with|stomach bug|food poisoning|"
+                     r"under the weather|c[ao]me down with|stomach bug|(?<!computer )virus|food poisoning|"
                      # a danger that is over, not a death: "my dog got hit by a car last night"
                      r"(?:got|was|were|been) (?:hit|struck) by an? (?:car|truck|bus|van|bike|motorcycle))\b",
                      re.IGNORECASE)
@@ -71,7 +71,13 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so much) ?"
                        r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
-                       r"forgot|fired|burn(?:ed|t) down|flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
+                       r"forgot|fired|burn(?:ed|t) down|caught (?:on )?fire|threw a rod|off the market|bad news|"
+                       # a bid lost, a wait that dragged, a blow, a rebuke
+                       r"(?:it's|it is|what|such) a (?:real |crying )?shame|under-?perform\w*|"
+                       r"put in an? (?:bid|offer) before|(?:need|needed|have|has|had) to (?:do|get) better|"
+                       r"(?:(?<!want to )feel|felt|feeling|looked) like (?:a |an |such an? )?(?:fool|idiot)|"
+                       r"longest (?:\w+ ){1,3}of my life|slapp?\w*|abus\w*|"
+                       r"flood(?:ed|ing)?(?! back)|destroyed|laid off|failed|"
                        r"fail|fell out of love|(?:need|needed|needing) (?:some )?(?:money|cash)|suspicio\w+|"
                        # frustration groaned; bad behaviour: "when we got home he was really bad"
                        r"u+gh+|a+r+g+h+|(?:was|were|is|are|been) (?:so |really |very |pretty )?bad(?! at)|"
@@ -125,7 +131,12 @@ _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|
                        r"looking forward|\bdread\w*|"
                        r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
                        r"pa(?:y|id) (?:me|us) back)\b|"
-                       r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any friends|a friend)(?: either)?\b",
+                       r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any (?:\w+ )?friends|a (?:\w+ )?friend)"
+                       r"(?: either)?\b|"
+                       r"\bno (?:\w+ )?friends left\b|"
+                       # a sad face; a friend who never came; an outing that was no pleasure
+                       r":-?\(|\b(?:didn't|did not|never) (?:\w+ )?show(?:ed)?(?: up)?(?=\W*$|[.,!;])|"
+                       r"\b(?:wasn't|was not|not) (?:a |an )?(?:very |so |really )?(?:pleasant|enjoyable)\b",
                        re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I )got (?:the|a|my) (?:job|promotion|"
                         r"raise|offer|part|scholarship|degree|diploma|bachelor'?s|master'?s|"

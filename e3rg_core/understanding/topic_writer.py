@@ -64,6 +64,7 @@ _TOPIC = re.compile(r"\b(?:(my|our|his|her|their|the|a|an|this|that|some)\s+)?(?
 _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|come|went|go|get|got|be|was|"
                         r"looking|look|bring|brought|way) back|the back|back of|at home|home (?:alone|from|early)|"
                         r"(?:went|go|going|got|get) home|to date|up to date|class act|the show|"
+                        r"show(?:ed|s)? (?:up|any|some|no|much|off)|"
                         # praise, not a job: "recognized for a job well done"; a stroke, not an animal: "to pet her"
                         r"(?:a|the) job well done|(?:good|great|nice) job|(?:to|go|and|would) pet|"
                         r"game (?:plan|console|system)|own business|"
@@ -377,6 +378,8 @@ FRAMES: dict[str, Frames] = {
                "future|What {are your plans/do you have planned}?", "future|purpose:What's the {noun} for?",
                "future|sorts:What kind of {noun} is it?"),
         _lines("I'm sure it will go {great/really well}.",
+               "future|{That's/That'll be} something to look forward to{./!}",
+               "It sounds like you've {put in the work/worked hard for it}.",
                "{Fingers crossed for you/I'm keeping my fingers crossed for you/Rooting for you}!",
                "I hope it's everything you {want/want it to be}.",
                "It sounds like you're {ready for it/all set}.")),
@@ -445,6 +448,12 @@ FRAMES: dict[str, Frames] = {
                "{That makes a lot of sense/That's understandable}.",
                "{I'd probably/I think I'd} feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
+    # the hedge, for a first story told of the past that tells no news
+    "acknowledge_story": Frames(
+        _lines("{Oh/Ooh}, interesting.", "Oh{,/} wow."),
+        _lines("{What happened next/Then what happened}?", "How did {that/it} go?", "What did you make of it?",
+               "sorts:What kind of {noun} was it?", "dated:How did {topic} go?", "event:How was {topic}?"),
+        ()),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
         _lines("{Oh no/Oh dear/Aw, no}.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
@@ -557,6 +566,10 @@ FRAMES: dict[str, Frames] = {
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
         _lines("What happened?"),
         ()),
+    "teaser_bad": Frames(
+        _lines("Oh no.", "Oh no!", "Uh oh."),
+        _lines("What happened?", "{Do you want to/Want to} talk about it?"),
+        ()),
     "envy": Frames(
         _lines("I {totally/completely} get that.", "That's a very human feeling.",
                "That's {understandable/totally understandable}.",
@@ -579,14 +592,15 @@ _NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were", "been")
 # "I think I'm going to burst" tells of no plan, "I spent an hour waiting for food" of no wait still on, "the
 # promotion I was hoping for" of no hope still held.
 _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(?! (?:burst|explode|scream|cry|faint|"
-                     r"die|pass out|lose it))|gonna|tomorrow|next|soon|coming up|upcoming|about to|can't wait|"
+                     r"die|pass out|lose it))|gonna|tomorrow|next(?! time| day| morning)|soon|coming up|upcoming|"
+                     r"about to|can't wait|"
                      r"(?<!not )" + _NOT_AFTER_WAS + r"(?:excited|scared|nervous|afraid|anxious|"
                      r"ready) (?:to|for)"
                      r"(?! this day| death)|"
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
                      + _NOT_AFTER_WAS + r"looking forward|in a (?:few|couple)|later today|"
-                     r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan\w*)|hope (?:I|we|it)|"
+                     r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan(?:s|ning)?)|hope (?:I|we|it)|"
                      r"(?<!was )(?<!were )hoping|crossing (?:my|our) fingers|"
                      r"(?<!couldn't )(?:can'?t|cannot|can not) wait (?:to|for|until|till)|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
@@ -601,6 +615,9 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    # how it turned out, once told: "it turned out to be so delicious!"
+    (re.compile(r"^How did (?:it|that|they|\{topic\}|your \w+) (?:turn out|go)\?"),
+     re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
     (re.compile(r"^What did you (?:do|end up doing)"),
      re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
@@ -711,6 +728,10 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (_ASKS_HOW_THEY_ARE,
      re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fever|flu|a cold|pain|bit by|bitten)\b",
                 re.IGNORECASE)),
+    # plans for free time ahead ("I've got a fun weekend coming up"), not for an exam, a promotion or a marathon
+    (re.compile(r"^What (?:are your plans|do you have planned)\?"),
+     re.compile(r"\b(?:weekends?|holidays?|vacation|trip|summer|break|days? off|time off|free time|retir\w+|lottery|"
+                r"birthday|anniversary|going to (?-i:[A-Z])\w+|visit\w*|travel\w*)\b", re.IGNORECASE)),
     # money paid, not a phone dropped: "My phone fell off the car and shattered"
     (re.compile(r"money back\?$"), re.compile(r"\b(?:paid|pay|bought|buy|charged?|refund\w*|store|shop|restaurant|"
                                              r"order\w*|scam\w*|dollars?|money|price|cost|sold|sells?)\b|\$",
@@ -785,7 +806,8 @@ _RIFT = re.compile(rf"{_HARMED.pattern}|\b(?:argu\w*|fights?|fought|(?:mad|angry
                    r"forgot|ignor\w*|rude|mean to|let (?:me|us) down|f[ae]ll(?:ing)? out|not (?:talking|speaking)|"
                    r"cancel\w*|disappointed in|blam\w*)\b", re.IGNORECASE)
 # What "Was your mom okay?" asks after
-_DANGER = re.compile(r"\b(?:hurt|injur\w*|accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|bit|"
+_DANGER = re.compile(r"\b(?:hurt|injur\w*|(?<!by )accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|"
+                     r"bit|"
                      r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
                      re.IGNORECASE)
 # Someone who could be rude: not the rain ("Wow, that's so rude." to a cookout rained out)
@@ -794,8 +816,21 @@ _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|m
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
                      r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
-                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b))\b",
+                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b)|"
+                     r"(?:don't|do not|didn't) know what (?:I'll|I will|I'm going to|I am going to|to) do|"
+                     r"(?:don't|do not) know if)\b",
                      re.IGNORECASE)
+_READY = re.compile(r"(?<!not )(?<!n't )\b(?:(?:so |very |pretty |really |fully |well )?(?:prepared|ready)|"
+                    r"confident)\b", re.IGNORECASE)
+_AT_STAKE = re.compile(r"\b(?:exams?|tests?|quiz|interview\w*|appl(?:y|ied|ying|ication)|audition\w*|try(?:ing)? out|"
+                       r"tryouts?|compet\w+|race|marathon|results?|hear back|waiting to (?:hear|find out|see)|"
+                       r"hop(?:e|ing) (?:to|for|that|I|we|it|she|he|they)|promotion|review|offer|job|surgery|"
+                       r"appointment|presentation|date|first day|licen[cs]e|bid|lottery|raffle|contest|tournament|"
+                       r"perform\w*|recital|pregnan\w*|loan|approv\w+|scholarship|admission|college|school|"
+                       r"pitch|deadline|goal|new (?:job|house|business)|get it|finals?)\b", re.IGNORECASE)
+_FEAR_NOW = re.compile(r"\b(?:I|we)(?:'m| am|'re| are) (?:\w+ ){0,2}?"
+                       r"(?:so |very |really |pretty |super |a (?:little |bit ))?"
+                       r"(?:nervous|scared|afraid|terrified|anxious|worried|stressed)\b", re.IGNORECASE)
 # what may weigh on the speaker: a fear, a guilt, or a thought that stays
 _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|wish I|can't stop|"
                      r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*)\b",
@@ -807,7 +842,26 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
                  # what weighs on the speaker, only of a worry, a regret or a thought that stays: not of "Black Mirror"
-                 (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you)"), _WEIGHS))
+                 (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you)"), _WEIGHS),
+                 # something to look forward to, only where the speaker said they look forward to it
+                 (re.compile(r"something to look forward to"),
+                  re.compile(r"\b(?:can'?t wait|cannot wait|looking forward|so ready for|excited (?:for|about))\b",
+                             re.IGNORECASE)),
+                 # the work put in, only where it was told
+                 (re.compile(r"put in the work|worked hard for it"),
+                  re.compile(r"\b(?:stud(?:y|ied|ying)|practi[cs]\w*|train\w*|work(?:ed|ing) (?:so |really )?hard|"
+                             r"effort|prepar\w+|rehears\w+)\b", re.IGNORECASE)),
+                 # readiness, only where it was told: not to "I don't know if I have money for both."
+                 (re.compile(r"you're (?:all set|ready for it)"), _READY),
+                 # luck, only for what the speaker has at stake: not for a fan's new season
+                 (re.compile(r"[Ff]ingers crossed for you|Rooting for you"), _AT_STAKE),
+                 # a sight, only of something seen or found: not of a sandwich packed for work
+                 (re.compile(r"make of it"), re.compile(r"\b(?:saw|seen|see|found|noticed|heard|watched|came across|"
+                                                         r"sight|spotted)\b", re.IGNORECASE)),
+                 # a scare, only of a fear or a danger: not of coffee spilt on a friend's laptop
+                 (re.compile(r"scary time|so scary"),
+                  re.compile(rf"{_FEARED.pattern}|{_DANGER.pattern}|\b(?:panic\w*|chills|goo?se?bumps|creep\w*|"
+                             r"horrif\w*|spooked|freak\w* out)\b", re.IGNORECASE)))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
@@ -835,9 +889,8 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                                                              r"split up|left me)\b", re.IGNORECASE)))
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|crossing (?:my|our) fingers|"
                      r"wish me luck)\b", re.IGNORECASE)
-_READY = re.compile(r"(?<!not )(?<!n't )\b(?:(?:so |very |pretty |really |fully |well )?(?:prepared|ready)|"
-                    r"confident)\b", re.IGNORECASE)
 _WISHES_LUCK = re.compile(r"hope|luck")
+_WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|everything you want")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
 # Words of gladness that tell no happening: what is left of a turn without them says whether anything glad happened.
 _DELIGHT = re.compile(r"\b(?:happy|happ(?:iness|iest)|glad|great|amazing|awesome|wonderful|fun|love[ds]?|good|"
@@ -848,10 +901,10 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
                        r"\b(?:I|we|it|he|she|they) at least\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
-_SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "validate", "reassure",
-                               "ease", "ease_guilt", "interest", "disgust"})
+_SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "acknowledge_story",
+                               "validate", "reassure", "ease", "ease_guilt", "interest", "disgust"})
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
-                         r"passed(?! wind| out| away| by| on)|"
+                         r"passed(?! wind| gas| out| away| by| on)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
                          r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it)\b", re.IGNORECASE)
@@ -862,10 +915,18 @@ _WISHED = re.compile(r"\b(?:would|it'd|that'd) be (?:\w+ )?(?:awesome|great|nice
 _TEASER = re.compile(r"\b(?:guess what|you'll never guess|you (?:won't|will not|wouldn't) believe|"
                      r"(?:wanted|want|have|need|got) to tell (?:you|someone)|"
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
-                     r"cool) (?:happened|to tell)|special thing that happen\w*)\b", re.IGNORECASE)
+                     r"cool) (?:happened|to tell)|special thing that happen\w*)\b|"
+                     r"\b(?:strange|weird|odd|crazy|funny) sight\W*$", re.IGNORECASE)
+# An experience named but not told, whatever its words' news: "I had a really scary experience the other day."
+_STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|crazy|funny|terrible|awful|embarrassing|"
+                             r"creepy|frightening|interesting|horrible) (?:experience|thing|incident|encounter)"
+                             r"(?: happen\w*(?: to me)?)?(?: (?:the other day|today|yesterday|recently|"
+                             r"this (?:morning|week)|last (?:night|week)))?\W*$", re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
 # scared to get the news."
-_NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?\W*$",
+_NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?"
+                          r"(?: (?:the other day|today|yesterday|recently|this (?:morning|week)|"
+                          r"last (?:night|week)))?\W*$",
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:that|it) (?:come about|turn out))")
@@ -1072,13 +1133,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     yes_no = (_yes_no_side(history) if answered and len(latest.split()) <= 10 and not any(latest_news)
               and not told_events(latest, None) and named_feeling(latest, now=True) is None
               and not _QUALIFIED.search(latest) and not _FEARED.search(latest) else None)
-    if stance.startswith("acknowledge") and _ENVY_TOLD.search(latest):
+    if (stance.startswith("acknowledge") or stance in ("celebrate", "savor", "interest")) and _ENVY_TOLD.search(latest):
         # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
         stance = "envy"
-    if opening and (_TEASER.search(latest) and not any(latest_news) or
-                    _NEWS_UNTOLD.search(latest) and stance not in ("loss", "illness")):
-        # "My mother called me with the news." after "my childhood dog died" told it
-        stance = "teaser"
+    if opening and (_TEASER.search(latest) and not any(latest_news)
+                    or (_NEWS_UNTOLD.search(latest) or _STORY_PROMISED.search(latest))
+                    and stance not in ("loss", "illness")):
+        # "My mother called me with the news." after "my childhood dog died" told it; "I found out some bad news the
+        # other day." is asked for with concern, not "Ooh, do tell!"
+        stance = "teaser_bad" if latest_news[0] or _FEARED.search(latest) else "teaser"
     elif stance == "ease" and _REJECTED.search(story):
         # turned down, however embarrassed: "He rejected me and told me not to ever call him again. Im so
         # embarrassed." is no funny story
@@ -1100,6 +1163,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nerves felt now, with no harm told: "Thanks! Regardless I am a bit nervous." after the job was won is
         # reassured, not met with "Aw, I'm sorry."
         stance, time = "reassure", "now" if time == "past" else time
+    if stance == "reassure" and opening and time == "past" and _FEAR_NOW.search(latest):
+        # nerves felt now about what comes next: "I finished college this summer and now I'm on to a new job in nursing
+        # I am nervous." is not asked how they calmed down afterwards
+        time = "now"
     if stance == "look_forward" and time == "now" and not any(latest_news):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
         stance = "interest"
@@ -1174,8 +1241,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if not (bad or good):
             bad, good = news(story)
         if stance == "acknowledge" and time == "future" and good and not bad:
-            # glad news still ahead is hoped for, not met with "Aw, that's nice.": "I start my new job on Monday."
-            stance = "look_forward"
+            # glad news still ahead is hoped for, not met with "Aw, that's nice.": "I start my new job on Monday."; and
+            # doubted, reassured: "I am suppose to start a new job tomorrow. I am not sure I am going to like it"
+            stance = "reassure" if _FEARED.search(latest) else "look_forward"
         if stance == "look_forward" and time == "past":
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
@@ -1185,6 +1253,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             bad, good = lean == "bad", lean == "good"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+        if stance == "acknowledge" and opening and time == "past" and not (bad or good) and not _WEIGHS.search(story):
+            # a first story that tells no news either way is heard with interest: not "I hear you." (an answer to a
+            # view) and "What was going through your head?" to "I was going through some boxes in my attic today."
+            stance = "acknowledge_story"
     if stance in _SEES_BRIGHT_SIDE and _AT_LEAST.search(latest):
         stance = "silver_lining"
     if time == "past" and _LONG_AGO.search(latest):
@@ -1265,14 +1337,17 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # by stem too: "That's so annoying! You have every right to be annoyed."
         said = {_stem(word) for word in _WORD.findall(reaction.lower()) if len(word) > 2} - _PLAIN - _CONTRACTIONS
 
-        def fresh(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+        def fresh(lines: tuple[Line, ...], wish_again: bool = False) -> tuple[Line, ...]:
+            # one wish is enough where another line is left: not "I hope it goes well! I'm sure it will go great."
             return tuple(line for line in lines
-                         if not said & {_stem(word) for word in _WORD.findall(line.text.lower())})
+                         if not said & {_stem(word) for word in _WORD.findall(line.text.lower())}
+                         and (wish_again or not (_WISHES_LUCK.search(reaction) and _WISHES_AGAIN.search(line.text))))
         if answered:
-            return pick(fresh(frames.comments), False, named)
+            return pick(fresh(frames.comments), False, named) or pick(fresh(frames.comments, True), False, named)
         # a question about what happened, most of the time: it follows from this story and no other
         about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
-        return about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
+        return (about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
+                or pick(fresh(frames.comments, True), False, named))
 
     if not opening and _thanks_only(latest):
         # thanks and little else ("Thanks my friend!"): welcomed, then a word for the story, not met as news again
@@ -1282,7 +1357,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
-                           if stance not in ("acknowledge", "acknowledge_good"))
+                           if stance not in ("acknowledge", "acknowledge_good", "acknowledge_story"))
     if stance == "celebrate" and topic is not None and topic.kind == "person":
         # another's good news: cheered for them ("Good for your son!") only when they did it, and the speaker is not
         # told how good it must feel or to enjoy it

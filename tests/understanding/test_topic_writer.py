@@ -1284,7 +1284,8 @@ def test_bad_news_told_with_no_sad_word_is_met_as_bad_news(reply, turn):
 def test_a_hedge_whose_words_tell_no_news_leans_the_way_the_vote_does(reply):
     """"I hear you. Thanks for sharing that with me." answered a weekend alone that all three voters read as lonely:
     the words tell no news, so the hedge took no side. It now leans with a vote sure enough of a side."""
-    plain = {_fill(line.text, None) for line in FRAMES["acknowledge"].reactions}
+    plain = {_fill(line.text, None) for stance in ("acknowledge", "acknowledge_story")
+             for line in FRAMES[stance].reactions}
     for speaker in range(5):
         answer, _ = reply("I couldn't find anyone who wanted to hang out, so I spent the whole weekend by myself."
                           + " " * speaker)
@@ -1594,3 +1595,75 @@ def test_readings_fixed_from_a_third_check_of_tuning_replies():
         assert not SORROW.search(answer), answer
     for answer in replies_to("My aunt got my cousin an FJ Cruiser! That is my dream car!", stance="envy", seeds=10):
         assert re.search(r"get that|human feeling|understandable|feel the same|tough feeling", answer), answer
+
+
+def test_a_first_story_that_tells_no_news_is_heard_with_interest():
+    """"Oh, I hear you. What was going through your head?" answered "I was going through some boxes in my attic
+    today.": a view's answer and a question about a decision, to a story that told neither. A first story with no
+    news is now met with interest and asked how it went; one with news, or with a worry, is not."""
+    hedges = re.compile(r"I hear you|I see where you're coming from|going through your|went through your head|"
+                        r"\bgotcha\b", re.I)
+    for answer in replies_to("I was going through some boxes in my attic today.", stance="acknowledge", seeds=10):
+        assert not hedges.search(answer) and re.search(r"interesting|wow", answer, re.I), answer
+    for answer in replies_to("I packed a sandwich before I went to work", stance="acknowledge", seeds=10):
+        assert "make of it" not in answer, answer      # a sight's question, for what was seen or found
+    for turn in ("I ordered a pizza today, but it really wasn't a pleasant experience.",
+                 "A friend was supposed to meet me for lunch, but didn't show",
+                 "I was in a rush this morning and I dressed my self in stained clothes. I feel so dirty today. :("):
+        for answer in replies_to(turn, stance="acknowledge", seeds=10):
+            assert SORROW.search(answer) and not re.search(r"interesting|wow", answer, re.I), answer
+
+
+def test_teasers_fires_plans_and_luck_are_met_as_their_kind():
+    """Read off tuning replies: "Ooh, do tell!" to "I found out some bad news the other day."; "How did you calm down
+    afterwards?" to a scary experience not yet told; "Oh man, that's rough. What happened?" to a house on fire;
+    "What do you have planned?" to a promotion; "Rooting for you!" to a football fan; "That must have been so scary."
+    to coffee spilt on a friend's laptop; "How did the show go?" to a friend who didn't show up."""
+    for answer in replies_to("I found out some bad news the other day.", stance="acknowledge", seeds=10):
+        assert re.match(r"Oh no|Uh oh", answer) and re.search(r"What happened|talk about it", answer), answer
+    for answer in replies_to("I had a really scary experience the other day.", stance="reassure", seeds=10):
+        assert re.search(r"What happened|talk about it", answer) and "calm down" not in answer, answer
+    fire = replies_to("I am in shock ever since my house caught on fire while I was at work.", stance="acknowledge",
+                      seeds=10)
+    assert all(not CHEER.search(answer) for answer in fire), fire
+    assert sum(bool(re.search(r"Is everyone okay|much damage", answer)) for answer in fire) >= 5, fire
+    plans = re.compile(r"your plans|you have planned")
+    for answer in replies_to("i am up for a promotion at my job. I positive I will get it.", stance="look_forward",
+                             seeds=20):
+        assert not plans.search(answer), answer
+    assert any(plans.search(answer) for answer in replies_to(
+        "I've got a fun weekend coming up, and I'm really looking forward to it!", stance="look_forward", seeds=20))
+    for answer in replies_to("I'm so ready for football season", stance="look_forward", seeds=20):
+        assert not re.search(r"fingers crossed|rooting", answer, re.I) and not plans.search(answer), answer
+    for answer in replies_to("i was with my friend yesterday and by accident i spilled coffee on her laptop",
+                             "Oh no. Did it get ruined?", "i got so embarrassed but thankfully it didn't get ruined",
+                             stance="relief", seeds=10):
+        assert "scary" not in answer, answer
+    for answer in replies_to("But we waited and waited, she didn't still show up", stance="acknowledge", seeds=10):
+        assert "show" not in answer, answer
+    for answer in replies_to("I finished college this summer and now I'm on to a new job in nursing I am nervous.",
+                             stance="reassure", seeds=10):
+        assert "calm down" not in answer, answer
+
+
+def test_news_read_right_from_a_fifth_check_of_tuning_replies():
+    for bad in ("I looked at a house I really liked last week, but just found out it was taken off the market.",
+                "Last month my car threw a rod and needed to have the engine overhauled.",
+                "We went on vacation. And we all ended up with the stomach virus.",
+                "Someone put in a bid before I got a chance and it has already sold.",
+                "I really felt like a fool last night.", "My math teacher told the class I needed to do better.",
+                "His boss felt he was under-performing. It's a shame because he was fun to work with",
+                "I waited the longest three weeks of my life to get something I ordered online.",
+                "The other weekend I really wanted to go out, but I realized I don't have any good friends left."):
+        assert news(bad)[0], bad
+    for not_bad in ("he didn't show me the car", "I don't want to look like a fool on the job.",
+                    "My son starts kindergarten next month."):
+        assert not news(not_bad)[0], not_bad
+
+
+def test_an_outcome_told_is_not_asked_and_envy_is_not_cheered():
+    for answer in replies_to("I baked a cake for my boyfriend's birthday and it turned out to be so delicious!",
+                             stance="celebrate", seeds=10):
+        assert "turn out" not in answer and "How did it go" not in answer, answer
+    for answer in replies_to("i envy everyone outside right now enjoying the weather", stance="celebrate", seeds=10):
+        assert not CHEER.search(answer), answer
