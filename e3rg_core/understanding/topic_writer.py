@@ -917,16 +917,15 @@ _TEASER = re.compile(r"\b(?:guess what|you'll never guess|you (?:won't|will not|
                      r"let me tell you|(?:something|a thing) (?:crazy|funny|weird|amazing|special|interesting|strange|"
                      r"cool) (?:happened|to tell)|special thing that happen\w*)\b|"
                      r"\b(?:strange|weird|odd|crazy|funny) sight\W*$", re.IGNORECASE)
+# When a teaser's story happened, said at its end: "I found out some bad news the other day."
+_LATELY = r"(?: (?:the other day|today|yesterday|recently|this (?:morning|week)|last (?:night|week)))?\W*$"
 # An experience named but not told, whatever its words' news: "I had a really scary experience the other day."
 _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|crazy|funny|terrible|awful|embarrassing|"
                              r"creepy|frightening|interesting|horrible) (?:experience|thing|incident|encounter)"
-                             r"(?: happen\w*(?: to me)?)?(?: (?:the other day|today|yesterday|recently|"
-                             r"this (?:morning|week)|last (?:night|week)))?\W*$", re.IGNORECASE)
+                             r"(?: happen\w*(?: to me)?)?" + _LATELY, re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
 # scared to get the news."
-_NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?"
-                          r"(?: (?:the other day|today|yesterday|recently|this (?:morning|week)|"
-                          r"last (?:night|week)))?\W*$",
+_NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:that|it) (?:come about|turn out))")
