@@ -616,7 +616,7 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
-    (re.compile(r"^How did (?:it|that|they|\{topic\}|your \w+) (?:turn out|go)\?"),
+    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
     (re.compile(r"^What did you (?:do|end up doing)"),
