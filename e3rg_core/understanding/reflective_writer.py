@@ -40,6 +40,9 @@ DEATH = re.compile(r"\b(?:pass(?:ed|es)? (?:away|on)|passing away|(?<!I )(?<!we 
                    # a pet put down, not a deposit
                    r"(?:be|been|was|were|got|get) put (?:down|to sleep)|"
                    r"(?:have|had|having) (?:him|her|them|it|(?:my|our|his|her|the) \w+) put (?:down|to sleep)|"
+                   # "pictures of my dog I had to put down", not a deposit put down
+                   r"(?:had|have|has) to (?:be )?put (?:(?:him|her|them) )?(?:down|to sleep)"
+                   r"(?! (?:a|an|the|my|our|some|money|payment|deposit)\b| ?\$| \d)|"
                    r"put (?:him|her|them|it|(?:my|our|his|her|the) (?:\w+ )?(?:dog|cat|pet|puppy|kitten|horse|bird|"
                    r"rabbit|hamster|boy|girl)) (?:down|to sleep)|put (?:down|to sleep) (?:my|our|his|her|the) (?:\w+ )?"
                    r"(?:dog|cat|pet|puppy|kitten|horse|bird|rabbit|hamster)|"
@@ -69,8 +72,8 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so much) ?"
-                       r"(?:pounds|lbs|kilos|kg|weight)| weight)|"
+_BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|a ton of|so much|"
+                       r"tons of) ?(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|caught (?:on )?fire|threw a rod|off the market|bad news|"
                        # a bid lost, a wait that dragged, a blow, a rebuke
                        r"(?:it's|it is|what|such) a (?:real |crying )?shame|under-?perform\w*|"
@@ -136,7 +139,9 @@ _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|
                        r"\bno (?:\w+ )?friends left\b|"
                        # a sad face; a friend who never came; an outing that was no pleasure
                        r":-?\(|\b(?:didn't|did not|never) (?:\w+ )?show(?:ed)?(?: up)?(?=\W*$|[.,!;])|"
-                       r"\b(?:wasn't|was not|not) (?:a |an )?(?:very |so |really )?(?:pleasant|enjoyable)\b",
+                       r"\b(?:wasn't|was not|not) (?:a |an )?(?:very |so |really )?(?:pleasant|enjoyable)\b|"
+                       # "her work would not allow her to take the time off", not "he didn't let me down"
+                       r"\b(?:wouldn't|would not|won't|will not|didn't|did not) (?:let|allow)(?! (?:\w+ )?down\b)",
                        re.IGNORECASE)
 _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I )got (?:the|a|my) (?:job|promotion|"
                         r"raise|offer|part|scholarship|degree|diploma|bachelor'?s|master'?s|"
@@ -497,9 +502,10 @@ _MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never) get to (?:see|go|meet|say
                          r"attend|finish|spend|be|eat|ride|hear|talk|celebrate)\b|"
                          r"\b(?:not|n't|never) (?:going to be |gonna be )?able to (?:see|go|make it|attend|come|visit|"
                          r"afford|get)\b|"
-                         r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) (?:it|in|the "
-                         r"(?:\w+ )?(?:job|part|promotion|position|spot|raise|role|offer|team|cut|apartment|house|loan|"
-                         r"scholarship|grant)|into \w+|picked|chosen|selected|accepted|approved)\b|"
+                         r"\b(?:didn'?t|did not|never|wasn'?t|was not) (?:get|got|make|land|win) "
+                         r"(?:it|in|(?:the|that|this|a|an|my) (?:\w+ )?(?:job|part|promotion|position|spot|raise|role|"
+                         r"offer|team|cut|apartment|house|loan|scholarship|grant)|into \w+|picked|chosen|selected|"
+                         r"accepted|approved)\b|"
                          # "I didn't even get a small prize"
                          r"\b(?:didn'?t|did not|never) (?:even )?(?:get|win) (?:a|an|any|the) (?:\w+ )?"
                          r"(?:prize|award|medal|trophy|ribbon)\b|"
@@ -519,10 +525,12 @@ _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|
 
 def _negations(text: str) -> tuple[str, bool]:
     """The text with its negated words taken out ("it wasn't terrible", "I didn't win"), and whether one of them
-    was good news, which negated is bad news. Hard work is taken out too."""
+    was good news, which negated is bad news. Hard work, and good news missed ("I didn't get that promotion"), are
+    taken out too."""
     good_denied = (any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
                    or _MISSED_OUT.search(text) is not None)
-    return _NEGATED.sub(" ", _HARD_WORK.sub(" ", text)), good_denied
+    missed = _MISSED_OUT.sub(lambda m: " " if _GOOD_NEWS.search(m.group(0)) else m.group(0), text)
+    return _NEGATED.sub(" ", _HARD_WORK.sub(" ", missed)), good_denied
 
 
 def situation_stance(text: str, voted: ListenerStance) -> str:

@@ -227,6 +227,7 @@ _FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re)?(?(now)|(?: (?:was|were|am|fel
                       r"thrilled|touched|stressed|hurt|confident|nostalgic|amazed|blessed|lucky|bummed)\b",
                       re.IGNORECASE)
 _NOT_FEELING = re.compile(r"\b(?:not|never|wasn't|weren't|isn't|don't|didn't)\b")
+_DENIES = re.compile(r"\b(?:not|no|nothing|never|nobody)\b|n't\b", re.IGNORECASE)
 
 
 def named_feeling(text: str, now: bool = False) -> str | None:
@@ -310,7 +311,7 @@ FRAMES: dict[str, Frames] = {
     "illness": Frames(
         _lines(f"{_PEOPLE}:Oh no, poor {{topic}}!", f"{_PEOPLE}:Oh no, I hope {{topic}} {{be}} okay.",
                "{Oh no, /Oh gosh, /}that sounds so worrying.", "I'm {so /}sorry, that sounds really {hard/tough}.",
-               "health:{Oh no/Ouch/Oof}, that sounds painful."),
+               "past+now|health:{Oh no/Ouch/Oof}, that sounds painful."),
         _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
                f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
                "future|health+person+pet:How are you feeling about it?",
@@ -369,7 +370,8 @@ FRAMES: dict[str, Frames] = {
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "{That/Oh, that/Ooh, that} sounds promising!",
-               "event+trip:Oh, that sounds like so much fun!", "work+study:{Good luck/Best of luck}, you've got this!"),
+               "event+trip:Oh, that sounds like so much fun!", "work+study:{Good luck/Best of luck}, you've got this!",
+               "{Oh, here's hoping/Here's hoping/Fingers crossed}!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
                "future|trip+outing:Who's going with you?",
                "future|study+work:How are you {preparing for it/getting ready}?",
@@ -453,7 +455,8 @@ FRAMES: dict[str, Frames] = {
         _lines("{Oh/Ooh}, interesting.", "Oh{,/} wow."),
         _lines("{What happened next/Then what happened}?", "How did {that/it} go?", "What did you make of it?",
                "sorts:What kind of {noun} was it?", "dated:How did {topic} go?", "event:How was {topic}?"),
-        ()),
+        # for a story told whole, where no question is left to ask
+        _lines("That sounds like quite {an experience/a day}.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
         _lines("{Oh no/Oh dear/Aw, no}.", "{Oh no/Oh man/Oof/Ugh}, that's rough.", "{Oh man/Oh no/Aw}, that's tough.",
@@ -572,9 +575,9 @@ FRAMES: dict[str, Frames] = {
         ()),
     "envy": Frames(
         _lines("I {totally/completely} get that.", "That's a very human feeling.",
-               "That's {understandable/totally understandable}.",
+               "That's {a natural/a totally natural} way to feel.",
                "{Oh, /Aw, /}I get that.", "Honestly, I'd feel the same.", "{Ah/Aw}, that's a tough feeling."),
-        _lines("Do you think you'll get a chance too?", "What would you do if it were you?",
+        _lines("Do you think you'll get a chance too?", "Do you wish you could do the same?",
                "How are you feeling about it now?", "Is it something you've wanted for a while?"),
         _lines("It's hard not to compare sometimes.", "Your turn will come{/, I'm sure}.",
                "Everyone feels that way now and then.", "Wanting good things for yourself is only natural.")),
@@ -622,7 +625,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^What did you (?:do|end up doing)"),
      re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
                 r"them)|left|moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|"
-                r"apologi[sz]ed|screamed|ended up|decided to)\b", re.IGNORECASE)),
+                r"apologi[sz]ed|screamed|ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|"
+                r"them|911)|ran|hid|stayed|laughed it off|went (?:along|back|home|ahead))\b|"
+                # "I let my siblings talk me into getting on one"
+                r"\b(?:talked|talk) (?:me|us) into\b", re.IGNORECASE)),
     (re.compile(r"^When\b"), _WHEN_GIVEN),
     # there now: "I am on vacation in Bali"
     (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
@@ -636,6 +642,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^What made it so \w+\?"), re.compile(r"\b(?:because|since|'?cause)\b", re.IGNORECASE)),
+    # plans, once told: "I think that's the plan.", "Thanks, I will buy another one!"
+    (re.compile(r"^What (?:are your plans|do you have planned)\?"),
+     re.compile(r"\b(?:the plan|plan(?:s|ning)? (?:is|are|to)|I will|I'll|we will|we'll)\b", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
                                                    r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most|^What worries you most"),
@@ -759,7 +768,7 @@ _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|
 # not "I fell off my diet", which is guilt
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
                           r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
-# Jealousy over a partner is hurt, not envy: "What would you do if it were you?" does not follow from it.
+# Jealousy over a partner is hurt, not envy: "Do you wish you could do the same?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish (?:I|that|it)|lucky|bought|brand new|new|won|gets? to|got to|"
@@ -816,7 +825,7 @@ _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|m
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
                      r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
-                     r"frightening|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b)|"
+                     r"frighten\w*|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b)|"
                      r"(?:don't|do not|didn't) know what (?:I'll|I will|I'm going to|I am going to|to) do|"
                      r"(?:don't|do not) know if)\b",
                      re.IGNORECASE)
@@ -831,10 +840,50 @@ _AT_STAKE = re.compile(r"\b(?:exams?|tests?|quiz|interview\w*|appl(?:y|ied|ying|
 _FEAR_NOW = re.compile(r"\b(?:I|we)(?:'m| am|'re| are) (?:\w+ ){0,2}?"
                        r"(?:so |very |really |pretty |super |a (?:little |bit ))?"
                        r"(?:nervous|scared|afraid|terrified|anxious|worried|stressed)\b", re.IGNORECASE)
+# A time ahead named: "I have a huge exam coming up tomorrow."
+_AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcoming|next (?:week|weekend|month|year|"
+                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in (?:a|two|three|\d+) (?:days?|weeks?))\b",
+                            re.IGNORECASE)
+# A day named without a past verb: "I have my driving test on Friday".
+_ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+# What can go well or badly: a thing at stake, an occasion or a trip, or anything on a day ahead.
+_CAN_GO = re.compile(rf"{_AT_STAKE.pattern}|{_AHEAD_BY_DATE.pattern}|{_ON_A_DAY.pattern}|"
+                     rf"\b(?:{'|'.join(KINDS['event'].split() + KINDS['trip'].split())}|move|moving|visit\w*|"
+                     r"meeting|surgery|season|first \w+|start\w*|begin\w*)\b", re.IGNORECASE)
+# What weighs enough to ask how the speaker is holding up: a death, an illness, a loss, a hardship; not a mild worry.
+_HEAVY = re.compile(rf"{DEATH.pattern}|{ILLNESS.pattern}|\b(?:broke up|broken up|divorc\w*|split up|dumped|left me|"
+                    r"cheat\w*|fired|laid off|lost (?:my|our|his|her) (?:job|house|home)|unemploy\w*|evict\w*|"
+                    r"homeless|food bank|afford|bills|debt|lonely|alone|no one|nobody|depress\w*|"
+                    r"violen\w*|abus\w*|assault\w*|robbed|stolen|accident|crash\w*|fire|flood\w*|storm|"
+                    r"hurricane|struggl\w*|helpless|cried|crying|overwhelm\w*|heartbr\w*|devastat\w*|"
+                    r"grie\w*|empty|miss(?:ing)? (?:my|her|him|them|our)|mental health|difficult|hard time|health|"
+                    r"getting (?:very |so |really )?old|"
+                    r"for (?:a long time|years|months|weeks))\b", re.IGNORECASE)
 # what may weigh on the speaker: a fear, a guilt, or a thought that stays
 _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|wish I|can't stop|"
-                     r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*)\b",
+                     r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*|"
+                     r"in trouble)\b",
                      re.IGNORECASE)
+_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
+                           r"proud|excited|sad|upset|angry|looking forward|can'?t wait|"
+                           r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
+                           r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
+                           r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
+                           r"overwhelmed|bored|confused|insecure|nostalgic|thankful|glad|joyful|disgusted|irritated|"
+                           r"bothered|bugs me|panic\w*|frightened|shaken|uneasy|uncomfortable|cr(?:y|ied|ying)|tears|"
+                           r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+|depressing|"
+                           r"(?:breaks|broke) my heart|weigh\w* (?:heavy |heavily )?on (?:my mind|me)|tensed?|"
+                           r"(?:didn't|did not|don't) like|nerves|butterfl\w+|scares? me|astonish\w*|stunned|"
+                           r"appreciat\w+|elated|relaxed)\b",
+                           re.IGNORECASE)
+# A feeling or a view the speaker gives: what "I hear you" and "That makes sense" answer.
+_VIEW = re.compile(rf"{_FEELING_WORD.pattern}|\b(?:think|thought|believe|guess|suppose|should\w*|wish|want\w*|prefer|"
+                   r"agree|honestly|seriously|can't believe|never liked|annoying|frustrating|boring|weird|crazy|"
+                   r"ridiculous|unfair|no point|the (?:worst|best)|hard to|it's (?:so|really|just|too)|always|never|"
+                   r"I know|exactly|true|right|mean|opinion|feels?|monsters?|terrible|awful|horrible|rude|"
+                   r"stupid|insane|unbelievable)\b", re.IGNORECASE)
+_HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|crossing (?:my|our) fingers|"
+                     r"wish me luck)\b", re.IGNORECASE)
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
@@ -853,8 +902,31 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              r"effort|prepar\w+|rehears\w+)\b", re.IGNORECASE)),
                  # readiness, only where it was told: not to "I don't know if I have money for both."
                  (re.compile(r"you're (?:all set|ready for it)"), _READY),
+                 # an answer to a view, only where one was given: not "I see where you're coming from." to "I was
+                 # able to find a new job after being fired"
+                 (re.compile(r"see what you mean|coming from|feel the same way"), _VIEW),
+                 # agreement, only with a view or a reason given: not "That makes a lot of sense." to "It was a doll
+                 # someone put next to me"
+                 (re.compile(r"makes (?:a lot of )?sense|understandable"),
+                  re.compile(rf"{_VIEW.pattern}|\b(?:because|since|so (?:that|it|I|we|he|she|they)|that's why|"
+                             r"the reason|'?cause)\b", re.IGNORECASE)),
+                 # a feeling, only where one was told: not "What a lovely feeling." to "My daughter is very smart."
+                 (re.compile(r"(?:great|lovely|wonderful) feeling"),
+                  re.compile(rf"{_FEELING_WORD.pattern}|\b(?:won|passed|finished|signed|earned|landed|ended up|finally|"
+                             r"managed|master\w*|got (?:the|a|an|my|into|in)|made it)\b", re.IGNORECASE)),
+                 # a hope shared, only where the speaker told one: "I'm praying it will last a bit longer now"
+                 (re.compile(r"^(?:Oh, )?(?:[Hh]ere's hoping|Fingers crossed)!"), _HOPING),
                  # luck, only for what the speaker has at stake: not for a fan's new season
                  (re.compile(r"[Ff]ingers crossed for you|Rooting for you"), _AT_STAKE),
+                 # "it" going well, only of something that can: not of buying more milk or of a sunny autumn
+                 (re.compile(r"it goes (?:well|great)|it will go"), _CAN_GO),
+                 # how the speaker is holding up, only under a weight: not after a bad pizza or a broken Gamecube
+                 (re.compile(r"holding up|doing with it|make it easier right now|would help right now"), _HEAVY),
+                 # pain, only where it was told: not of a cancer found or of a heart that beats fast
+                 (re.compile(r"sounds painful"), re.compile(r"\b(?:hurt\w*|pain\w*|ache|aching|sore|broke|broken|"
+                                                          r"sprain\w*|fractur\w*|burn(?:ed|t)|stitch\w*|surgery|"
+                                                          r"tooth|teeth|root canal|migraine|injur\w*)\b",
+                                                          re.IGNORECASE)),
                  # a sight, only of something seen or found: not of a sandwich packed for work
                  (re.compile(r"make of it"), re.compile(r"\b(?:saw|seen|see|found|noticed|heard|watched|came across|"
                                                          r"sight|spotted)\b", re.IGNORECASE)),
@@ -878,6 +950,16 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (_SAYS_THINGS_WITH, re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                  r"left me)\b", re.IGNORECASE)),
                   (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
+                  # no getting ready for what is done and only waits on its answer: "I hope I get the job I
+                  # interviewed for yesterday."
+                  (re.compile(r"prepar|getting ready|feel ready"),
+                   re.compile(r"\b(?:interviewed|applied|auditioned|submitted|sent (?:it |them )?(?:in|off)|"
+                              r"took (?:the|my|an?) (?:\w+ )?(?:test|exam)|hear back|results?|waiting (?:to|for|on))\b",
+                              re.IGNORECASE)),
+                  # no "Oof" at a cancer found or a death
+                  (re.compile(r"^(?:Oof|Ouch)\b"), re.compile(rf"{DEATH.pattern}|\b(?:cancer|tumou?r|terminal|"
+                                                              r"stage (?:\d|one|two|three|four)|months? to live)\b",
+                                                              re.IGNORECASE)),
                   # "that must bring back memories" to "it brought me back to high school"
                   (re.compile(r"bring back"),
                    re.compile(r"\b(?:memor\w*|nostalg\w*|remind\w*|reminisc\w*|"
@@ -887,16 +969,14 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (re.compile(r"see each other again|talk often"), DEATH),
                   (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
                                                              r"split up|left me)\b", re.IGNORECASE)))
-_HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|crossing (?:my|our) fingers|"
-                     r"wish me luck)\b", re.IGNORECASE)
-_WISHES_LUCK = re.compile(r"hope|luck")
+_WISHES_LUCK = re.compile(r"hop(?:e|ing)|luck|[Ff]ingers crossed")
 _WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|everything you want")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
 # Words of gladness that tell no happening: what is left of a turn without them says whether anything glad happened.
 _DELIGHT = re.compile(r"\b(?:happy|happ(?:iness|iest)|glad|great|amazing|awesome|wonderful|fun|love[ds]?|good|"
                       r"cool|nice|lovely|beautiful|best|perfect|favou?rite|enjoy\w*|excit\w+|thrilled|impress\w*|sweet|"
                       r"grateful|thankful|overjoyed|blast|pleased|delight\w*)\b", re.IGNORECASE)
-_AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one)\b|"
+_AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one|my|our)\b|"
                        r"\bbetter than (?:nothing|failing|not \w+)\b|"
                        r"\b(?:I|we|it|he|she|they) at least\b",
                        re.IGNORECASE)
@@ -907,7 +987,12 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
                          r"passed(?! wind| gas| out| away| by| on)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
-                         r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it)\b", re.IGNORECASE)
+                         r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it|"
+                         # "I ended up enjoying the trip in the end!"
+                         r"ended up (?:enjoying|loving|liking|having (?:a )?(?:great|good|fun|blast)|"
+                         r"being (?:okay|ok|fine|great|alright))|"
+                         r"(?:was|were) (?:so |really |very )?(?:kind(?! of)|nice|friendly|welcoming))\b",
+                         re.IGNORECASE)
 # Good news only wished for: "It would be awesome if I got the job"
 _WISHED = re.compile(r"\b(?:would|it'd|that'd) be (?:\w+ )?(?:awesome|great|nice|amazing|wonderful|cool) if\b",
                      re.IGNORECASE)
@@ -928,21 +1013,10 @@ _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|cra
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
+_ASKS_FOR_MORE = re.compile(r"more about it|^What happened\?$")
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:that|it) (?:come about|turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
-_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
-                           r"proud|excited|sad|upset|angry|looking forward|can'?t wait|"
-                           r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
-                           r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
-                           r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
-                           r"overwhelmed|bored|confused|insecure|nostalgic|thankful|glad|joyful|disgusted|irritated|"
-                           r"bothered|bugs me|panic\w*|frightened|shaken|uneasy|uncomfortable|cr(?:y|ied|ying)|tears|"
-                           r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+|depressing|"
-                           r"(?:breaks|broke) my heart|weigh\w* (?:heavy |heavily )?on (?:my mind|me)|tensed?|"
-                           r"(?:didn't|did not|don't) like|nerves|butterfl\w+|scares? me|astonish\w*|stunned|"
-                           r"appreciat\w+|elated|relaxed)\b",
-                           re.IGNORECASE)
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
 _PLAIN = frozenset("a an the you your yours it is are was were did do does how what when where who why to of in on "
@@ -1014,11 +1088,6 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
     return False
 
 
-_AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcoming|next (?:week|weekend|month|year|"
-                            r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in (?:a|two|three|\d+) (?:days?|weeks?))\b",
-                            re.IGNORECASE)
-# A day named without a past verb: "I have my driving test on Friday".
-_ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 # What the speaker is doing on a day named: "I'm running my first Marathon Sunday."
 _DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
                              r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:I|we)(?:'m| am|'re| are) \w+ing\b",
@@ -1030,6 +1099,8 @@ _LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|littl
                        # a story that opens "One time someone kicked my dog!"
                        r"(?:^|(?<=[.!?] ))(?:one time|once),? (?:I|we|my|our|someone|somebody|a|an|the))\b",
                        re.IGNORECASE)
+# A story told as remembered: its hopes and plans were then, not now.
+_RECALLED = re.compile(r"\b(?:I (?:still )?remember|used to|back then|at the time)\b", re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"rode|ridden|ate|drove|flew|ran|bought|met|fell|wrote|threw|caught|"
@@ -1104,6 +1175,9 @@ def story_time(speaker: list[str]) -> str:
         return "future"
     for turn in (speaker[-1], speaker[0]):
         turn = _FELT_THEN.sub(r"\1 was ", turn)
+        if (_LONG_AGO.search(turn) or _RECALLED.search(turn)) and not _AHEAD_BY_DATE.search(turn):
+            # a hope or a plan of back then: "I remember when I submitted my CV ... hoping that it was positive!"
+            return "past"
         if _FUTURE.search(turn) or _DOING_ON_A_DAY.search(turn):
             return "future"
         if _HAPPENED.search(turn):
@@ -1124,7 +1198,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if not speaker:
         return None
     latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
-    opening = len(speaker) == 1      # "What happened?" asks for the story only before it is told
+    opening = len(speaker) == 1
+    # "What happened?" and "Tell me more about it." ask for a story not yet told: not after a turn that tells it at
+    # length
+    told_at_length = len(latest.split()) > 16
     heard = _heard_side(history)
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
     # a short yes or no that tells nothing more ("Yeah, I'm fine, the car was parked."; not "It was, but it got
@@ -1166,9 +1243,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nerves felt now about what comes next: "I finished college this summer and now I'm on to a new job in nursing
         # I am nervous." is not asked how they calmed down afterwards
         time = "now"
-    if stance == "look_forward" and time == "now" and not any(latest_news):
-        # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest
-        stance = "interest"
+    if stance == "look_forward" and time == "now" and latest_news != (False, True):
+        # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest; a sadness
+        # with nothing ahead is weighed, not met with "How exciting!" ("I feel so sad to see the world in the state
+        # that it is in but I am confident that times are changing")
+        stance = "acknowledge" if latest_news[0] else "interest"
     if stance == "look_forward" and time == "future" and (tells_news(latest, "bad") or _FEARED.search(latest)):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
         # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
@@ -1204,6 +1283,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # the hedge, for something still ahead that tells no news but nerves: "I have a huge exam coming up tomorrow."
         # is met with reassurance if feared, else wished well
         stance = "reassure" if _FEARED.search(story) else "look_forward"
+    if (stance == "acknowledge" and time == "future" and _FEARED.search(latest)
+            and not any(news(_FEARED.sub(" ", latest)))):
+        # a fear of what may come, with no harm told yet: "I am frightened that i will lose my job." is reassured
+        stance = "reassure"
     if (stance == "acknowledge" and not opening and time == "future"
             and (_HOPING.search(latest) or _READY.search(latest)) and not latest_news[0]):
         # hope or readiness for what is ahead after bad news or nerves: "It's okay, I have another interview next week
@@ -1223,6 +1306,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if bad and good and bad_happening and not told_events(latest, "good"):
             # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"
             good = False
+        parts = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)
+        told_last = _FEARED.sub(" ", parts[-1])
+        if (bad and good and len(parts) > 1 and news(told_last) in ((True, False), (False, True))
+                and not _DENIES.search(told_last)):
+            # the side told after a "but", unless denied: "I got the job offer but they offered me less money than I
+            # already make"; not "Nothing has been going amazing but nothing really sucks either."; nerves are no news
+            bad, good = news(told_last)
         if bad and good and (outcome := _outcome_felt(latest)) is not None:
             # the speaker's own feeling says which way it went: "Hired 4 more people. 2 already quit. I'm bummed."
             bad, good = outcome
@@ -1316,7 +1406,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             texts = [(_fill(line.text, topic, feeling), line.spec) for line in group]
             # not the listener's own words again: "Oh, that must bring back a lot of memories." after "Must have really
             # brought back good memories."
-            texts = [(text, spec) for text, spec in texts if len(_content_stems(text) & listener_said) < 2]
+            texts = [(text, spec) for text, spec in texts if len(_content_stems(text) & listener_said) < 2
+                     and not (told_at_length and _ASKS_FOR_MORE.search(text))]
             if asking:
                 texts = [(text, spec) for text, spec in texts if not _already_asked(text, history)
                          and (opening or not _ASKS_FOR_THE_STORY.search(text))

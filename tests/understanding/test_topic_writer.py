@@ -614,18 +614,18 @@ def test_a_day_ahead_named_first_stays_ahead():
 
 
 def test_jealousy_over_a_partner_is_met_as_hurt_not_envy():
-    """"What would you do if it were you?" answers envy of a neighbour's car, not a partner's straying eye."""
+    """"Do you wish you could do the same?" answers envy of a neighbour's car, not a partner's straying eye."""
     for turn in ("My girlfriend seems distant and keeps talking to other guys.",
                  "I caught my husband looking at another woman."):
         answer = topic_reply(said(turn).history, "envy")
-        assert not re.search(r"if it were you|a chance too|wanted for a while", answer), answer
+        assert not re.search(r"do the same|a chance too|wanted for a while", answer), answer
     assert re.search(r"\?$", topic_reply(said("My neighbor just bought a brand new Lexus.").history, "envy"))
 
 
 def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     """A boss piling on work is no one's luck to envy (the vote read "jealous")."""
     answer = topic_reply(said("My boss is piling on the work but keeping my pay the same.").history, "envy")
-    assert not re.search(r"if it were you|a chance too|wanted for a while|human feeling", answer), answer
+    assert not re.search(r"do the same|a chance too|wanted for a while|human feeling", answer), answer
 
 
 @pytest.mark.parametrize("turn", ["I'm so envious of everyone at the beach enjoying the sun.",
@@ -681,7 +681,8 @@ def test_a_hope_said_outright_is_wished_luck_not_met_with_excitement():
     for turn in ("I'm trying to sell my house, I hope I can find a buyer soon.",
                  "I'm praying my boss likes the report I sent in."):
         answer = topic_reply(said(turn).history, situation_stance(turn, STANCES["look_forward"]))
-        assert re.search(r"hope|promising|luck", answer) and not re.search(r"exciting|fun|sounds great", answer), answer
+        assert (re.search(r"hop(?:e|ing)|promising|luck|[Ff]ingers crossed", answer)
+                and not re.search(r"exciting|fun|sounds great", answer)), answer
 
 
 def test_a_close_call_read_as_a_surprise_is_met_with_relief():
@@ -1594,7 +1595,7 @@ def test_readings_fixed_from_a_third_check_of_tuning_replies():
                              stance="acknowledge", seeds=10):
         assert not SORROW.search(answer), answer
     for answer in replies_to("My aunt got my cousin an FJ Cruiser! That is my dream car!", stance="envy", seeds=10):
-        assert re.search(r"get that|human feeling|understandable|feel the same|tough feeling", answer), answer
+        assert re.search(r"get that|human feeling|natural way to feel|feel the same|tough feeling", answer), answer
 
 
 def test_a_first_story_that_tells_no_news_is_heard_with_interest():
@@ -1667,3 +1668,63 @@ def test_an_outcome_told_is_not_asked_and_envy_is_not_cheered():
         assert "turn out" not in answer and "How did it go" not in answer, answer
     for answer in replies_to("i envy everyone outside right now enjoying the weather", stance="celebrate", seeds=10):
         assert not CHEER.search(answer), answer
+
+
+def test_wishes_and_weights_are_said_only_where_the_story_gives_them():
+    """Read off tuning replies (seed 224): "I hope it goes great!" to a remembered job hunt and to buying more
+    milk; "How are you holding up?" to a bad pizza; "Oof, that sounds painful." to a stage four cancer; "Ooh, how
+    exciting!" to sadness at the state of the world; "How are you preparing for it?" to an interview already held."""
+    goes = re.compile(r"it goes (?:well|great)|it will go")
+    assert story_time(["I remember when I submitted my CV to a company, I couldn't wait to get a response, hoping "
+                       "that it was positive!"]) == "past"
+    for answer in replies_to("My favorite mug broke.", "Sorry to hear that. It would really upset me!",
+                             "Thanks, I will buy another one!", stance="look_forward", seeds=10):
+        assert not goes.search(answer) and "planned" not in answer and "plans" not in answer, answer
+    assert any(goes.search(answer) for answer in replies_to(
+        "We are moving into our new house next week!", stance="look_forward", seeds=20))
+    for answer in replies_to("I hope I get the job I interviewed for yesterday.", stance="look_forward", seeds=10):
+        assert not re.search(r"prepar|getting ready", answer), answer
+    for answer in replies_to("I'm praying my old car will last a bit longer now", stance="look_forward", seeds=10):
+        assert not re.search(r"exciting|fun", answer) and re.search(r"hop(?:e|ing)|[Ff]ingers crossed", answer), answer
+    for answer in replies_to("I feel so sad to see the world in the state that it is in but I am confident that times "
+                             "are changing.", stance="look_forward", seeds=10):
+        assert not CHEER.search(answer), answer
+    for answer in replies_to("I ordered a pizza today, but it really wasn't a pleasant experience.",
+                             stance="acknowledge", seeds=20):
+        assert "holding up" not in answer, answer
+    assert any("holding up" in answer for answer in replies_to(
+        "My mother has been in the hospital all week and the doctors still don't know what's wrong.",
+        stance="illness", seeds=20))
+    for answer in replies_to("I was diagnosed with stage four cancer yesterday. The doctor told me I have less than a "
+                             "month to live.", stance="comfort", seeds=20):
+        assert not re.match(r"Oof|Ouch", answer) and "painful" not in answer, answer
+    for answer in replies_to("My brother is going into surgery tomorrow.", stance="acknowledge", seeds=10):
+        assert "painful" not in answer, answer
+
+
+def test_mixed_news_fears_ahead_and_told_deeds_are_read_from_the_turn():
+    """Read off tuning replies (seed 224): "I see where you're coming from." to a job offer that paid less, to a
+    fear of losing a job and to a missed promotion; "What did you do?" to "i fired her right then and there";
+    "What a lovely feeling." to "My daughter is very smart."; "What happened?" to a first turn that told it all."""
+    assert news("I can't believe I didn't get that promotion at work :(") == (True, False)
+    assert situation_stance("No, unfortunately he didn't make it.", STANCES["acknowledge"]) == "loss"
+    assert situation_stance("I found some pictures of my dog I had to put down. I miss her",
+                            STANCES["acknowledge"]) == "loss"
+    assert not news("I had to put down a deposit on the apartment.")[0]
+    for answer in replies_to("I think I got my coworker in trouble.", stance="acknowledge", seeds=10):
+        assert not re.search(r"interesting|wow", answer, re.I), answer
+    for turn in ("went for a job interview. I got the job offer but they offered me less money then I all ready make "
+                 "for more work.", "I can't believe I didn't get that promotion at work :("):
+        for answer in replies_to(turn, stance="acknowledge", seeds=10):
+            assert SORROW.search(answer) and not CHEER.search(answer) and "coming from" not in answer, answer
+    for answer in replies_to("I am frightened that i will lose my job.", stance="acknowledge", seeds=10):
+        assert re.search(r"scary|stressful|nervous|nerve|pressure|unsettling|worr", answer), answer
+    for answer in replies_to("My employee stole from me.", "Oh wow! I am so sorry that happened to you.",
+                             "Thanks.. i fired her right then and there", stance="validate", seeds=10):
+        assert not re.search(r"What did you (?:do|end up doing)", answer), answer
+    for answer in replies_to("My daughter is very smart. She learns things really quickly.", stance="celebrate",
+                             seeds=10):
+        assert "feeling" not in answer, answer
+    for answer in replies_to("I prequalified for a mortgage last week online. The bank I applied with has called me 3 "
+                             "times a day ever since. I'm getting pretty frustrated.", stance="acknowledge", seeds=10):
+        assert "What happened" not in answer, answer
