@@ -72,8 +72,8 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
-_BAD_NEWS = re.compile(r"\b(?:lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|a ton of|so much|"
-                       r"tons of) ?(?:pounds|lbs|kilos|kg|weight)| weight)|"
+_BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|"
+                       r"a ton of|so much|tons of) ?(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|caught (?:on )?fire|threw a rod|off the market|bad news|"
                        # a bid lost, a wait that dragged, a blow, a rebuke
                        r"(?:it's|it is|what|such) a (?:real |crying )?shame|under-?perform\w*|"
@@ -140,6 +140,7 @@ _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|
                        # a sad face; a friend who never came; an outing that was no pleasure
                        r":-?\(|\b(?:didn't|did not|never) (?:\w+ )?show(?:ed)?(?: up)?(?=\W*$|[.,!;])|"
                        r"\b(?:wasn't|was not|not) (?:a |an )?(?:very |so |really )?(?:pleasant|enjoyable)\b|"
+                       r"\b(?:was|is|been) (?:kind of |such |a real |a total )?a drag\b|"
                        # "her work would not allow her to take the time off", not "he didn't let me down"
                        r"\b(?:wouldn't|would not|won't|will not|didn't|did not) (?:let|allow)(?! (?:\w+ )?down\b)",
                        re.IGNORECASE)
@@ -163,7 +164,7 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"(?<!out of )love|loved|good|cool|impress\w*|smart|sweet|"
-                        r"favou?rite|nice|lovely|aced|nailed|"
+                        r"favou?rite|nice|lovely|aced|nailed|excellent|outstanding|"
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
                         r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
@@ -174,6 +175,8 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"(?:works|worked) for me|"
                         # a problem solved, a top grade
                         r"(?:solved|fixed) (?:it|the problem|the issue)|figured (?:it )?out|"
+                        r"(?:all|everything) (?:that )?(?:I|we) (?:had )?(?:hoped|wished|dreamed|wanted)|"
+                        r"(?:fixed|repaired|built|made) (?:\w+ ){1,3}(?:all )?(?:by|on) (?:myself|ourselves|my own)|"
                         r"(?:got|made|earned|scored|received) (?:an (?-i:A)\b|straight (?-i:A)'?s)|"
                         # weight lost on purpose, a garden thriving
                         r"(?:lost|down|dropped|shed) (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|so "
@@ -389,7 +392,8 @@ _TELLS = r"(?<!\bcan )(?<!\bcould )(?<!\bwould )(?<!\bdon't )(?<!\bdont )"
 ASKS_THE_LISTENER = re.compile(rf"\b{_TELLS}(?:you|your|u)\b[^.!?]*\?\W*$|"
                                r"(?:^|[.!?]\s+)(?:do|did|have|are|were|would|will|can) you\b"
                                r"(?! (?:even )?(?:believe|imagine)\b)[^.!?]*$", re.IGNORECASE)
-GREETING = re.compile(r"\W*(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?\W*", re.IGNORECASE)
+GREETING = re.compile(r"\W*(?:(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?|"
+                      r"(?:is )?any(?:one|body) (?:here|there|around|home))\W*", re.IGNORECASE)
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
 _ASKED_BACK = ("Good question! What's your take on it?", "Ooh, that's a tough one. What about you?",

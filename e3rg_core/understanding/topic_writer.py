@@ -577,8 +577,8 @@ FRAMES: dict[str, Frames] = {
         _lines("I {totally/completely} get that.", "That's a very human feeling.",
                "That's {a natural/a totally natural} way to feel.",
                "{Oh, /Aw, /}I get that.", "Honestly, I'd feel the same.", "{Ah/Aw}, that's a tough feeling."),
-        _lines("Do you think you'll get a chance too?", "Do you wish you could do the same?",
-               "How are you feeling about it now?", "Is it something you've wanted for a while?"),
+        _lines("Do you think you'll get a chance too?", "How are you feeling about it now?",
+               "Is it something you've wanted for a while?"),
         _lines("It's hard not to compare sometimes.", "Your turn will come{/, I'm sure}.",
                "Everyone feels that way now and then.", "Wanting good things for yourself is only natural.")),
     # the speaker has found the bright side themselves: "not what I wanted, but at least I passed"
@@ -622,7 +622,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
-    (re.compile(r"^What did you (?:do|end up doing)"),
+    (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"),
      re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
                 r"them)|left|moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|"
                 r"apologi[sz]ed|screamed|ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|"
@@ -637,6 +637,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
+                r"happy|overjoyed|thrilled|a drag|boring|hoped for|won|disappoint\w*|success\w*|"
                 r"glad I did|(?:huge|big|great) help|"
                 r"(?:killed|crushed|blew) it|bombed)\b|"
                 # a grade told: "I only scraped a 68 on it"
@@ -652,7 +653,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"\bhope (?:it|this|that|they|he|she) (?:isn't|is not|won't|doesn't|wasn't)\b", re.IGNORECASE)),
     (re.compile(r"^Has (?:it|that) happened before"),
      re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|each time|whenever|so many|how many|"
-                r"first (?:time|experience))\b", re.IGNORECASE)),
+                r"first (?:time|experience)|sometimes|often|usually|when (?:people|workers|they|someone|drivers)|"
+                r"I get (?:so |really )?\w+ when)\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
@@ -768,7 +770,7 @@ _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|
 # not "I fell off my diet", which is guilt
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
                           r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
-# Jealousy over a partner is hurt, not envy: "Do you wish you could do the same?" does not follow from it.
+# Jealousy over a partner is hurt, not envy: "Do you think you'll get a chance too?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish (?:I|that|it)|lucky|bought|brand new|new|won|gets? to|got to|"
@@ -862,7 +864,7 @@ _HEAVY = re.compile(rf"{DEATH.pattern}|{ILLNESS.pattern}|\b(?:broke up|broken up
 # what may weigh on the speaker: a fear, a guilt, or a thought that stays
 _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|wish I|can't stop|"
                      r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*|"
-                     r"in trouble)\b",
+                     r"in trouble|mistake|messed up|screwed up)\b",
                      re.IGNORECASE)
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
                            r"proud|excited|sad|upset|angry|looking forward|can'?t wait|"
@@ -914,6 +916,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"(?:great|lovely|wonderful) feeling"),
                   re.compile(rf"{_FEELING_WORD.pattern}|\b(?:won|passed|finished|signed|earned|landed|ended up|finally|"
                              r"managed|master\w*|got (?:the|a|an|my|into|in)|made it)\b", re.IGNORECASE)),
+                 # time to soak in, only of a time or an occasion: not of a dog's name or new headphones
+                 (re.compile(r"Soak it all in|Savor every minute"),
+                  re.compile(rf"\b(?:{'|'.join(KINDS['event'].split() + KINDS['trip'].split())}|weekends?|"
+                             r"days? off|time off|break|summer|honeymoon|retire\w*|visit\w*|catch up|moment|"
+                             r"together|new (?:baby|home|house|puppy|job)|relationship|time with)\b", re.IGNORECASE)),
                  # a hope shared, only where the speaker told one: "I'm praying it will last a bit longer now"
                  (re.compile(r"^(?:Oh, )?(?:[Hh]ere's hoping|Fingers crossed)!"), _HOPING),
                  # luck, only for what the speaker has at stake: not for a fan's new season

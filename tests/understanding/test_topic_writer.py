@@ -15,7 +15,7 @@ from e3rg_core.contracts import EmotionResult, Vote
 from e3rg_core.emotions import coarse_of
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.prompts import STANCES
-from e3rg_core.understanding.reflective_writer import (_ASKED_BACK, MAX_SPOKEN_SECONDS, MAX_WORDS, news,
+from e3rg_core.understanding.reflective_writer import (_ASKED_BACK, GREETING, MAX_SPOKEN_SECONDS, MAX_WORDS, news,
                                                        situation_stance, spoken_seconds)
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _choose, _fill,
@@ -614,18 +614,18 @@ def test_a_day_ahead_named_first_stays_ahead():
 
 
 def test_jealousy_over_a_partner_is_met_as_hurt_not_envy():
-    """"Do you wish you could do the same?" answers envy of a neighbour's car, not a partner's straying eye."""
+    """"Do you think you'll get a chance too?" answers envy of a neighbour's car, not a partner's straying eye."""
     for turn in ("My girlfriend seems distant and keeps talking to other guys.",
                  "I caught my husband looking at another woman."):
         answer = topic_reply(said(turn).history, "envy")
-        assert not re.search(r"do the same|a chance too|wanted for a while", answer), answer
+        assert not re.search(r"a chance too|wanted for a while", answer), answer
     assert re.search(r"\?$", topic_reply(said("My neighbor just bought a brand new Lexus.").history, "envy"))
 
 
 def test_a_jealous_vote_with_nothing_envied_is_not_met_as_envy():
     """A boss piling on work is no one's luck to envy (the vote read "jealous")."""
     answer = topic_reply(said("My boss is piling on the work but keeping my pay the same.").history, "envy")
-    assert not re.search(r"do the same|a chance too|wanted for a while|human feeling", answer), answer
+    assert not re.search(r"a chance too|wanted for a while|human feeling", answer), answer
 
 
 @pytest.mark.parametrize("turn", ["I'm so envious of everyone at the beach enjoying the sun.",
@@ -1728,3 +1728,28 @@ def test_mixed_news_fears_ahead_and_told_deeds_are_read_from_the_turn():
     for answer in replies_to("I prequalified for a mortgage last week online. The bank I applied with has called me 3 "
                              "times a day ever since. I'm getting pretty frustrated.", stance="acknowledge", seeds=10):
         assert "What happened" not in answer, answer
+
+
+def test_outcomes_habits_and_small_wins_are_read_from_the_turn():
+    """Read off tuning replies (seed 224): "Ugh, that's rough." to a long lost friend found and to "Is anyone
+    here?"; "Oh, interesting. How did it go?" to a restaurant that was all the speaker hoped for and to a mistake;
+    "Has it happened before?" to what happens "sometimes"; "Savor every minute!" to a dog's name."""
+    assert GREETING.fullmatch("Is anyone here?")
+    assert not news("I recently found out that my old long lost friend works at my new firm")[0]
+    assert news("I fixed my computer all by myself today!") == (False, True)
+    assert news("This weekend was kind of a drag.") == (True, False)
+    for answer in replies_to("Sometime ago I was really hungry and decided to treat myself to some well reviewed "
+                             "restaurant, well it was all I hoped for.", stance="acknowledge", seeds=10):
+        assert not re.search(r"How did (?:it|that) go|interesting|What happened", answer), answer
+    for answer in replies_to("Oh man. I can't believe I made that mistake at work today.", stance="acknowledge",
+                             seeds=10):
+        assert not re.search(r"interesting|wow", answer, re.I), answer
+    for answer in replies_to("Sometimes when I am out in public, my son throws a tantrum.", stance="validate",
+                             seeds=10):
+        assert "happened before" not in answer, answer
+    for answer in replies_to("I get so mad when workers don't wash their hands in restaurants I had this happen to me "
+                             "recent I left the place immediately.", stance="validate", seeds=10):
+        assert not re.search(r"happened before|sorted out|What did you do", answer), answer
+    for answer in replies_to("We adopted a puppy!", "Nice. What is his name?", "Churro. He's a boxer mix.",
+                             stance="celebrate", seeds=10):
+        assert not re.search(r"Soak it all in|Savor every minute", answer), answer
