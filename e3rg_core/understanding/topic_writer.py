@@ -848,9 +848,10 @@ _AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcomi
                             re.IGNORECASE)
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
+_OCCASIONS = "|".join(KINDS["event"].split() + KINDS["trip"].split())
 # What can go well or badly: a thing at stake, an occasion or a trip, or anything on a day ahead.
 _CAN_GO = re.compile(rf"{_AT_STAKE.pattern}|{_AHEAD_BY_DATE.pattern}|{_ON_A_DAY.pattern}|"
-                     rf"\b(?:{'|'.join(KINDS['event'].split() + KINDS['trip'].split())}|move|moving|visit\w*|"
+                     rf"\b(?:{_OCCASIONS}|move|moving|visit\w*|"
                      r"meeting|surgery|season|first \w+|start\w*|begin\w*)\b", re.IGNORECASE)
 # What weighs enough to ask how the speaker is holding up: a death, an illness, a loss, a hardship; not a mild worry.
 _HEAVY = re.compile(rf"{DEATH.pattern}|{ILLNESS.pattern}|\b(?:broke up|broken up|divorc\w*|split up|dumped|left me|"
@@ -918,7 +919,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              r"managed|master\w*|got (?:the|a|an|my|into|in)|made it)\b", re.IGNORECASE)),
                  # time to soak in, only of a time or an occasion: not of a dog's name or new headphones
                  (re.compile(r"Soak it all in|Savor every minute"),
-                  re.compile(rf"\b(?:{'|'.join(KINDS['event'].split() + KINDS['trip'].split())}|weekends?|"
+                  re.compile(rf"\b(?:{_OCCASIONS}|weekends?|"
                              r"days? off|time off|break|summer|honeymoon|retire\w*|visit\w*|catch up|moment|"
                              r"together|new (?:baby|home|house|puppy|job)|relationship|time with)\b", re.IGNORECASE)),
                  # a hope shared, only where the speaker told one: "I'm praying it will last a bit longer now"
