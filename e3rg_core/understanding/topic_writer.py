@@ -227,6 +227,7 @@ _FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re)?(?(now)|(?: (?:was|were|am|fel
                       r"thrilled|touched|stressed|hurt|confident|nostalgic|amazed|blessed|lucky|bummed)\b",
                       re.IGNORECASE)
 _NOT_FEELING = re.compile(r"\b(?:not|never|wasn't|weren't|isn't|don't|didn't)\b")
+# A clause that denies what it names ("nothing really sucks either") tells no news of its own.
 _DENIES = re.compile(r"\b(?:not|no|nothing|never|nobody)\b|n't\b", re.IGNORECASE)
 
 
@@ -617,6 +618,7 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
+_ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
     (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)\?"),
@@ -643,9 +645,6 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
     (re.compile(r"^What made it so \w+\?"), re.compile(r"\b(?:because|since|'?cause)\b", re.IGNORECASE)),
-    # plans, once told: "I think that's the plan.", "Thanks, I will buy another one!"
-    (re.compile(r"^What (?:are your plans|do you have planned)\?"),
-     re.compile(r"\b(?:the plan|plan(?:s|ning)? (?:is|are|to)|I will|I'll|we will|we'll)\b", re.IGNORECASE)),
     (re.compile(r"^How did you do\?"), re.compile(r"\b(?:won|win|winning|first place|placed|came (?:first|second|"
                                                    r"third|last)|lost|scored|passed|failed)\b", re.IGNORECASE)),
     (re.compile(r"^What's worrying you most|^What worries you most"),
@@ -704,9 +703,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"(?:looking forward to(?: most)?|most excited about)\?$"),
      re.compile(r"\b(?:can'?t wait|cannot wait|looking forward|excited|so ready) (?:to|until|till|for) \w+",
                 re.IGNORECASE)),
-    (re.compile(r"^What (?:are your plans|do you have planned)\?"),
-     re.compile(r"\b(?:no plans|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
-                r"(?:I|we)(?:'ll| will) (?:be )?\w+ing)\b", re.IGNORECASE)),
+    # plans, once told: "I think that's the plan.", "Thanks, I will buy another one!"
+    (_ASKS_PLANS,
+     re.compile(r"\b(?:no plans|the plan|plan(?:s|ning)? (?:to|is|are|for)|(?:I'm|I am|we're|we are) going to \w+|"
+                r"(?:I|we)(?:'ll| will))\b", re.IGNORECASE)),
     (re.compile(r"^How are you (?:preparing|getting ready)|^Have you (?:been preparing|had time to prepare)|"
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
@@ -740,7 +740,7 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(rf"{ILLNESS.pattern}|\b(?:hurt|accident|crash\w*|fell|fever|flu|a cold|pain|bit by|bitten)\b",
                 re.IGNORECASE)),
     # plans for free time ahead ("I've got a fun weekend coming up"), not for an exam, a promotion or a marathon
-    (re.compile(r"^What (?:are your plans|do you have planned)\?"),
+    (_ASKS_PLANS,
      re.compile(r"\b(?:weekends?|holidays?|vacation|trip|summer|break|days? off|time off|free time|retir\w+|lottery|"
                 r"birthday|anniversary|going to (?-i:[A-Z])\w+|visit\w*|travel\w*)\b", re.IGNORECASE)),
     # money paid, not a phone dropped: "My phone fell off the car and shattered"
@@ -852,7 +852,7 @@ _OCCASIONS = "|".join(KINDS["event"].split() + KINDS["trip"].split())
 # What can go well or badly: a thing at stake, an occasion or a trip, or anything on a day ahead.
 _CAN_GO = re.compile(rf"{_AT_STAKE.pattern}|{_AHEAD_BY_DATE.pattern}|{_ON_A_DAY.pattern}|"
                      rf"\b(?:{_OCCASIONS}|move|moving|visit\w*|"
-                     r"meeting|surgery|season|first \w+|start\w*|begin\w*)\b", re.IGNORECASE)
+                     r"meeting|season|first \w+|start\w*|begin\w*)\b", re.IGNORECASE)
 # What weighs enough to ask how the speaker is holding up: a death, an illness, a loss, a hardship; not a mild worry.
 _HEAVY = re.compile(rf"{DEATH.pattern}|{ILLNESS.pattern}|\b(?:broke up|broken up|divorc\w*|split up|dumped|left me|"
                     r"cheat\w*|fired|laid off|lost (?:my|our|his|her) (?:job|house|home)|unemploy\w*|evict\w*|"
@@ -1316,11 +1316,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             good = False
         parts = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)
         told_last = _FEARED.sub(" ", parts[-1])
-        if (bad and good and len(parts) > 1 and news(told_last) in ((True, False), (False, True))
-                and not _DENIES.search(told_last)):
+        if bad and good and len(parts) > 1 and not _DENIES.search(told_last) and (
+                (last_news := news(told_last)) in ((True, False), (False, True))):
             # the side told after a "but", unless denied: "I got the job offer but they offered me less money than I
             # already make"; not "Nothing has been going amazing but nothing really sucks either."; nerves are no news
-            bad, good = news(told_last)
+            bad, good = last_news
         if bad and good and (outcome := _outcome_felt(latest)) is not None:
             # the speaker's own feeling says which way it went: "Hired 4 more people. 2 already quit. I'm bummed."
             bad, good = outcome
