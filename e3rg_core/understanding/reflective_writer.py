@@ -71,7 +71,9 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
                         r"cancer[- ]free|in remission|survived|made it through|pulled through|beat (?:the )?cancer|"
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
-                        r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now)\b", re.IGNORECASE)
+                        r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now|"
+                        r"(?:ended up|turned out) (?:being |to be )?(?:just |totally |perfectly |completely )?"
+                        r"(?:fine|okay|ok|alright|all right))\b", re.IGNORECASE)
 _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|"
                        r"a ton of|so much|tons of) ?(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|caught (?:on )?fire|threw a rod|off the market|bad news|"
@@ -209,10 +211,10 @@ _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sen
                        r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
-_MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times))\b|"
+MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times))\b|"
                               r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
 # A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
-_MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
+MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
                           r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
                           r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|"
                           r"back in the day|old (?:photos?|pictures?|pics|letters|albums?|school|toys?|friends?|"
@@ -522,7 +524,8 @@ _MISSED_OUT = re.compile(r"\b(?:didn'?t|did not|never) get to (?:see|go|meet|say
 
 # Hard work is effort, not bad news: "I have worked very hard to get ready for it."
 _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|stud(?:y|ied|ying)|tried|try|trying|"
-                        r"practi[cs]ed?|practi[cs]ing) (?:\w+ )?hard\b|\bhard ?work\w*\b|"
+                        r"practi[cs]ed?|practi[cs]ing|read|reading|push|pushed|pushing) (?:\w+ )?hard\b|"
+                        r"\bhard ?work\w*\b|"
                         # a feat's difficulty: "It's very hard to do"
                         r"\bhard to (?:do|pull off|learn|master|believe)\b", re.IGNORECASE)
 
@@ -551,8 +554,8 @@ def situation_stance(text: str, voted: ListenerStance) -> str:
         # "My insurance will cover my surgery!" is good news about an illness
         return "relief" if recovered else "acknowledge" if good and not bad else "illness"
     # missing a pastime is nostalgia, not bad news: "I miss watching chiller theatre with my family on fridays"
-    if voted.name in ("reminisce", "acknowledge") and _MISSES_THE_PAST.search(text) or (
-            voted.name == "reminisce" and not bad and _MEMORY_TOLD.search(text)):
+    if voted.name in ("reminisce", "acknowledge") and MISSES_THE_PAST.search(text) or (
+            voted.name == "reminisce" and not bad and MEMORY_TOLD.search(text)):
         return "reminisce"
     # a close call: "I fell asleep at the wheel... I'm so lucky to be here", whether it reads as a surprise or not;
     # "I got so embarrassed but thankfully it didn't get ruined" too

@@ -23,8 +23,9 @@ from .events import EVENTS, tells_news, told_events
 from .prompts import listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
-from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, ReflectiveReplyWriter,
-                                asked_sentence, fits, news, situation_stance, turn_seed)
+from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, MEMORY_TOLD,
+                                MISSES_THE_PAST, ReflectiveReplyWriter, asked_sentence, fits, news, situation_stance,
+                                turn_seed)
 
 # The kinds of things ED speakers tell about, by the words that name them (plural forms listed where they are said).
 KINDS: dict[str, str] = {
@@ -683,6 +684,14 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\bcelebrat\w+|\bpart(?:y|ies)\b|\bthrew (?:me|us)\b", re.I)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
                                                       r"\bcaught\b|\bknow who\b", re.IGNORECASE)),
+    # a laugh, a reaction or what it was like, once told: "It is pretty funny now", "that was my first thought too",
+    # "it was like I had no stress"
+    (re.compile(r"^(?:Can you laugh about it now|Were you able to laugh it off)"),
+     re.compile(r"\b(?:funny|hilarious|laugh\w*|lol|haha\w*)\b", re.IGNORECASE)),
+    (re.compile(r"^(?:How did you react|What was your reaction)"),
+     re.compile(r"\b(?:first thought|my reaction|I (?:screamed|cried|laughed|jumped|yelled|gasped|froze|squealed))\b",
+                re.IGNORECASE)),
+    (re.compile(r"^What was (?:that|it) like"), re.compile(r"\b(?:it|that) was like\b|\bfelt like\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
     (re.compile(r"^Did it ever show up"), re.compile(r"\b(?:came|arrived|showed up|got it|delivered)\b",
                                                     re.IGNORECASE)),
@@ -766,7 +775,10 @@ _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|
                        re.IGNORECASE)
 # The speaker as the one who is ill: "I got sick", "it made me really ill".
 _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell)|made me) "
-                       r"(?:so |really |very |pretty )?(?:sick|ill)\b", re.IGNORECASE)
+                       r"(?:so |really |very |pretty )?(?:sick|ill)\b|"
+                       # "I had my family rush me to the hospital"
+                       r"\b(?:rush(?:ed)?|took|take|drove|brought) me to the (?:hospital|ER|emergency room|doctor)\b",
+                       re.IGNORECASE)
 # not "I fell off my diet", which is guilt
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
                           r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
@@ -862,6 +874,11 @@ _HEAVY = re.compile(rf"{DEATH.pattern}|{ILLNESS.pattern}|\b(?:broke up|broken up
                     r"grie\w*|empty|miss(?:ing)? (?:my|her|him|them|our)|mental health|difficult|hard time|health|"
                     r"getting (?:very |so |really )?old|"
                     r"for (?:a long time|years|months|weeks))\b", re.IGNORECASE)
+# A weight that goes on: what a hope that things get better is for.
+_ONGOING = re.compile(rf"{_HEAVY.pattern}|\b(?:still|keeps?|keep \w+ing|anymore|any more|lately|these days|now|"
+                      r"currently|every (?:day|time|night|week|morning)|always|constantly|ongoing|(?:I'm|I am|we're|"
+                      r"we are|it's|it is|is|are|has been|have been|'s been|'ve been|can't|cannot|don't|doesn't)\b)",
+                      re.IGNORECASE)
 # what may weigh on the speaker: a fear, a guilt, or a thought that stays
 _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|wish I|can't stop|"
                      r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*|"
@@ -928,6 +945,9 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"[Ff]ingers crossed for you|Rooting for you"), _AT_STAKE),
                  # "it" going well, only of something that can: not of buying more milk or of a sunny autumn
                  (re.compile(r"it goes (?:well|great)|it will go"), _CAN_GO),
+                 # a hope that things get better, only while something weighs: not "I hope it gets better from here."
+                 # to "It was super creepy, I did not take the offer!"
+                 (re.compile(r"I (?:really )?hope (?:it gets|things)"), _ONGOING),
                  # how the speaker is holding up, only under a weight: not after a bad pizza or a broken Gamecube
                  (re.compile(r"holding up|doing with it|make it easier right now|would help right now"), _HEAVY),
                  # pain, only where it was told: not of a cancer found or of a heart that beats fast
@@ -984,6 +1004,20 @@ _WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|
 _DELIGHT = re.compile(r"\b(?:happy|happ(?:iness|iest)|glad|great|amazing|awesome|wonderful|fun|love[ds]?|good|"
                       r"cool|nice|lovely|beautiful|best|perfect|favou?rite|enjoy\w*|excit\w+|thrilled|impress\w*|sweet|"
                       r"grateful|thankful|overjoyed|blast|pleased|delight\w*)\b", re.IGNORECASE)
+# A later turn told lightly or pleased, whatever the story's news: "Yes totally agree! ... Haha", "5k. But i am
+# satisfied with my current firm"
+_LIGHTLY = re.compile(r"\b(?:lol|lmao|haha\w*|hehe\w*|ha)\b|[:;]-?[)D]", re.IGNORECASE)
+_PLEASED = re.compile(r"\b(?:satisfied|worth it|(?:I|we) (?:really |truly |so |just )?(?:liked|loved|enjoyed)|"
+                      r"(?:I'm|I am|we're|we are|I was|we were|I feel|I felt) (?:so |really |very |pretty |super )?"
+                      r"(?:glad|happy|relieved|grateful|thankful|proud|pleased|content))\b", re.IGNORECASE)
+
+
+def _pleased(text: str) -> bool:
+    """Whether the text says the speaker is pleased, not that they are not: "I really liked the lineup!", not "it
+    was not fun"."""
+    return any(not _DENIES.search(text[max(0, m.start() - 20):m.start()]) for m in _PLEASED.finditer(text))
+
+
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one|my|our)\b|"
                        r"\bbetter than (?:nothing|failing|not \w+)\b|"
                        r"\b(?:I|we|it|he|she|they) at least\b",
@@ -1109,6 +1143,10 @@ _LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|littl
                        re.IGNORECASE)
 # A story told as remembered: its hopes and plans were then, not now.
 _RECALLED = re.compile(r"\b(?:I (?:still )?remember|used to|back then|at the time)\b", re.IGNORECASE)
+# a past looked back on, whatever the tense it is told in: "When I see my wedding picture I always think back"
+_LOOKS_BACK = re.compile(rf"{MEMORY_TOLD.pattern}|{MISSES_THE_PAST.pattern}|"
+                         r"\b(?:think\w*|thought|look\w*|go(?:es|ing)?|went) back\b|\breminisc\w*|\bago\b",
+                         re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
                        r"rode|ridden|ate|drove|flew|ran|bought|met|fell|wrote|threw|caught|"
@@ -1212,6 +1250,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     told_at_length = len(latest.split()) > 16
     heard = _heard_side(history)
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
+    if len(speaker) == 2 and answered and any(told.search(speaker[0]) for told in (_TEASER, _NEWS_UNTOLD,
+                                                                                  _STORY_PROMISED)):
+        # the story a teaser promised, told when asked for: heard as a first story, not as an answer ("My 4 year-old
+        # just dropped his pants and started peeing in the grass!" is not met with "Ah, gotcha. That's understandable.")
+        opening, answered = True, False
     # a short yes or no that tells nothing more ("Yeah, I'm fine, the car was parked."; not "It was, but it got
     # scary", nor "No, he just doesn't understand the meaning of loyalty.") has the side of the question it answers
     yes_no = (_yes_no_side(history) if answered and len(latest.split()) <= 10 and not any(latest_news)
@@ -1251,6 +1294,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nerves felt now about what comes next: "I finished college this summer and now I'm on to a new job in nursing
         # I am nervous." is not asked how they calmed down afterwards
         time = "now"
+    if stance == "reminisce" and time in ("now", "future") and not _LOOKS_BACK.search(story):
+        # nostalgia needs a past to look back on: "Like right now I play The Secret World and it has mystery boxes" is
+        # met with interest, not with "Memories like that stay with you."
+        stance = "interest"
     if stance == "look_forward" and time == "now" and latest_news != (False, True):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest; a sadness
         # with nothing ahead is weighed, not met with "How exciting!" ("I feel so sad to see the world in the state
@@ -1331,11 +1378,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             bad, good = bad_happening, good_happening and not bad_happening
         if not (bad or good) and yes_no is not None:
             bad, good = yes_no == "bad", yes_no == "good"
-        if not (bad or good) and heard is not None:
+        # a later turn that tells no news of its own but is told lightly or pleased is not met with the story's bad
+        # news again: "5k. But i am satisfied with my current firm" is not met with "Gosh, that's a lot."
+        settled = not (bad or good) and not opening and (_LIGHTLY.search(latest) is not None or _pleased(latest))
+        if settled:
+            good = _pleased(latest)
+        if not (bad or good or settled) and heard is not None:
             # the side the listener took last, for a turn that tells nothing new: "It was very bittersweet." after
             # "It's always difficult losing a pet."
             bad, good = heard == "bad", heard == "good"
-        if not (bad or good):
+        if not (bad or good or settled):
             bad, good = news(story)
         if stance == "acknowledge" and time == "future" and good and not bad:
             # glad news still ahead is hoped for, not met with "Aw, that's nice.": "I start my new job on Monday."; and
@@ -1345,7 +1397,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
             stance = "celebrate" if good and not bad else "acknowledge"
-        if stance == "acknowledge" and not (bad or good) and lean is not None:
+        if stance == "acknowledge" and not (bad or good or settled) and lean is not None:
             # words that tell no news, under a vote that leans one way: "I had to spend the whole weekend by myself."
             bad, good = lean == "bad", lean == "good"
         if stance == "acknowledge":

@@ -1753,3 +1753,45 @@ def test_outcomes_habits_and_small_wins_are_read_from_the_turn():
     for answer in replies_to("We adopted a puppy!", "Nice. What is his name?", "Churro. He's a boxer mix.",
                              stance="celebrate", seeds=10):
         assert not re.search(r"Soak it all in|Savor every minute", answer), answer
+
+
+def test_hopes_memories_and_promised_stories_fit_the_turn():
+    """Read off tuning replies rated blind against ED's listeners (seed 225): "I hope it gets better from here." to a
+    creepy offer turned down; "Memories like that stay with you." to a game played now; "Ah, gotcha. That's
+    understandable." to the story a teaser promised; "I hope your family is okay." to a speaker whose family drove
+    them to hospital, who ended up fine; condolences to "i always read hard"."""
+    assert news("yes, i always read hard") == (False, False)
+    assert situation_stance("It was a wild tarantula. I had my family rush me to the hospital, but I ended up being "
+                            "just fine.", STANCES["reassure"]) == "relief"
+    for answer in replies_to("A tarantula bit me and I thought I was going to die.", "Oh my gosh! Was it wild?",
+                             "It was wild. I had my family rush me to the hospital.", stance="illness", seeds=10):
+        assert "family" not in answer, answer
+    for answer in replies_to("One time a person offered to drive me home when it was raining outside",
+                             "He must be a good person, but is it safe?",
+                             "It was super creepy, I did not take the offer !", stance="acknowledge", seeds=16):
+        assert not re.search(r"I hope (?:it|things)", answer), answer
+    for answer in replies_to("I love mystery boxes in games!", "That sounds fun! What are they exactly?",
+                             "Almost any online game! Right now I play The Secret World and it has mystery boxes.",
+                             stance="reminisce", seeds=12):
+        assert not re.search(r"memor|go back|remember|think back|special time", answer, re.I), answer
+    for answer in replies_to("The other day we were in the front yard, and you won't believe what happened!",
+                             "What happened?", "My 4 year-old just dropped his pants and started peeing in the grass!",
+                             stance="acknowledge", seeds=12):
+        assert not re.search(r"gotcha|understand|I hear you|makes (?:a lot of )?sense|I see", answer), answer
+
+
+def test_a_later_turn_told_lightly_or_pleased_is_not_condoled_again():
+    """Read off tuning replies (seed 224): "Oh, that's hard. I'm so sorry you're dealing with that." to "Yes totally
+    agree! ... Haha"; "Gosh, that's a lot." to "5k. But i am satisfied with my current firm"; "Can you laugh about it
+    now?" to "It is pretty funny now"."""
+    for answer in replies_to("I fell on stage at work.", "I bet you were so embarrassed.",
+                             "It is pretty funny now but at the time I was red in the face lol.", stance="ease",
+                             seeds=12):
+        assert "laugh" not in answer, answer
+    for turns in (("I feel anxious when I have to wait for people that are late.",
+                   "People should be more considerate.",
+                   "Yes totally agree! Maybe I should just leave and make them wait. Haha"),
+                  ("A competing firm offered me a job for higher salary, if i cheated my firm. But i respectfully "
+                   "declined", "How much better did it pay?", "5k. But i am satisfied with my current firm")):
+        for answer in replies_to(*turns, stance="acknowledge", seeds=12):
+            assert not SORROW.search(answer), answer
