@@ -108,6 +108,7 @@ _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |alm
                        r"(?:no ?one|nobody) (?:came|showed up|called|visited|remembered|cared)|inconsiderate|mean to|"
                        r"(?:got|get|brought home|earned|received) (?:an?|his|her|my|their) (?:first )?(?-i:F)\b|"
                        r"rude|unfair|worst|terrible|awful|horrible|hard|tough|quit|bummed|stress(?!-free)\w*|"
+                       r"rough (?:time|patch|day|week|month|year)|sore spot|"
                        # "it was a disaster", "i hate it"; not "I'd hate to miss it", nor "Don't you hate when ..."
                        r"disast\w+|nightmare|chaos|chaotic|escaped|ran (?:away|off)|(?:getting|got|gotten) worse|"
                        r"(?<!'d )(?<!would )(?<!you )hate (?:it|that|when|how|the way)|"

@@ -798,9 +798,10 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
 # The side the listener's last turn took: sympathy ("Oh no, that's horrible.") or gladness ("Congrats!").
-_CONDOLED = re.compile(r"\b(?:sorry|awful|horrible|terrible|oh no|unfortunate\w*|sucks?|(?:that's|that is|so|how|"
-                       r"must be|must have been|sounds) (?:\w+ )?(?:sad|rough|tough|hard|difficult|upsetting|"
-                       r"frustrating|scary|stressful|painful))\b", re.IGNORECASE)
+_CONDOLED = re.compile(r"\b(?:sorry|awful|horrible|terrible|oh no|oh dear|too bad|bummer|oof|ouch|yikes|hurtful|"
+                       r"stinks|unfortunate\w*|sucks?|(?:that's|that is|so|how|"
+                       r"must be|must have been|must've been|sounds) (?:\w+ )?(?:sad|rough|tough|hard|difficult|"
+                       r"upsetting|frustrating|scary|stressful|painful|disappointing))\b", re.IGNORECASE)
 _CHEERED = re.compile(r"\b(?:congrat\w*|awesome|amazing|wonderful|fantastic|great|glad|happy for|exciting|"
                       r"good for you|proud)\b", re.IGNORECASE)
 _THANKS = re.compile(r"\W*(?:thanks|thank you|thank u|thx|ty)\b(?: (?:so|very) much| a lot)?"
@@ -1387,8 +1388,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # the side the listener took last, for a turn that tells nothing new: "It was very bittersweet." after
             # "It's always difficult losing a pet."
             bad, good = heard == "bad", heard == "good"
-        if not (bad or good or settled):
-            bad, good = news(story)
+        if not (bad or good or settled or opening) and any(told_before := news(story)):
+            # the story's news again, for a later turn that tells none, only where the vote on this turn leans the same
+            # way: "It has gotten a little better with time, but still a pretty sore spot" after a divorce, but not
+            # "Miniature Pinscher!" ("That doesn't sound easy.") nor "We are in Miami" after a hurricane ("Oh, that's
+            # great to hear.")
+            bad, good = told_before[0] and lean == "bad", told_before[1] and lean == "good"
+            settled = True
         if stance == "acknowledge" and time == "future" and good and not bad:
             # glad news still ahead is hoped for, not met with "Aw, that's nice.": "I start my new job on Monday."; and
             # doubted, reassured: "I am suppose to start a new job tomorrow. I am not sure I am going to like it"

@@ -1795,3 +1795,16 @@ def test_a_later_turn_told_lightly_or_pleased_is_not_condoled_again():
                    "declined", "How much better did it pay?", "5k. But i am satisfied with my current firm")):
         for answer in replies_to(*turns, stance="acknowledge", seeds=12):
             assert not SORROW.search(answer), answer
+
+
+def test_a_later_turn_that_tells_no_news_is_not_met_with_the_storys_news():
+    """Read off tuning replies (seed 224): "Gosh, that's a lot. I hope things get better from here." to "Yes, he will
+    be starting Kindergarten this year." after nerves told first; "Oof, that's rough." to a friend's backflip that
+    went fine. The listener's own sympathy ("That's too bad.") still says which way a story goes."""
+    for answer in replies_to("I am nervous about my son starting school this year.",
+                             "Oh. Will he be starting elementary school?",
+                             "Yes, he will be starting Kindergarten this year.", stance="acknowledge", seeds=12):
+        assert not SORROW.search(answer), answer
+    for answer in replies_to("I failed my driving test again.", "That's too bad. Was it the parking?", "Yeah.",
+                             stance="acknowledge", seeds=6):
+        assert SORROW.search(answer) and not CHEER.search(answer), answer
