@@ -213,14 +213,14 @@ _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sen
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
 MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times))\b|"
-                              r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
+                             r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
 # A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
 MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
-                          r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
-                          r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|"
-                          r"back in the day|old (?:photos?|pictures?|pics|letters|albums?|school|toys?|friends?|"
-                          r"times|days))\b",
-                          re.IGNORECASE)
+                         r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
+                         r"remember\w*|memor\w+|nostalg\w+|(?:brought|brings|took|takes) me back|"
+                         r"back in the day|old (?:photos?|pictures?|pics|letters|albums?|school|toys?|friends?|"
+                         r"times|days))\b",
+                         re.IGNORECASE)
 _LUCKILY = re.compile(r"\b(?:luckily|thankfully|fortunately|thank goodness|thank god|phew|nobody (?:else )?(?:was|got) "
                       r"hurt|no one (?:else )?(?:was|got) hurt|lucky to be (?:alive|here|okay|ok))\b", re.IGNORECASE)
 # Someone the speaker names, for a question about them ("What do you miss most about your grandmother?").
