@@ -1595,7 +1595,8 @@ def test_readings_fixed_from_a_third_check_of_tuning_replies():
                              stance="acknowledge", seeds=10):
         assert not SORROW.search(answer), answer
     for answer in replies_to("My aunt got my cousin an FJ Cruiser! That is my dream car!", stance="envy", seeds=10):
-        assert re.search(r"get that|human feeling|natural way to feel|feel the same|tough feeling", answer), answer
+        assert re.search(r"get that|human feeling|natural way to feel|feel the same|(?:tough|hard) feeling",
+                         answer), answer
 
 
 def test_a_first_story_that_tells_no_news_is_heard_with_interest():
