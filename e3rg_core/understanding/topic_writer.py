@@ -304,7 +304,7 @@ FRAMES: dict[str, Frames] = {
                "{That's heartbreaking/That's so heartbreaking/How heartbreaking}. I'm so sorry."),
         _lines("person:Were you two close?", "pet:How long did you have {topic}?",
                f"{_PEOPLE}:What do you miss most about {{topic}}?",
-               "How are you holding up{/ through all this/ with everything}?",
+               "How are you holding up{/ through all this/ with everything/ with it all}?",
                "How are you coping{ with it all/ with all of it/}?",
                "Do you have {people/family or friends} {around you/with you} right now?"),
         _lines("Losing someone you love is {so hard/never easy}.", "Grief takes the time it takes.",
@@ -317,7 +317,7 @@ FRAMES: dict[str, Frames] = {
         _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
                f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
                "future|health+person+pet:{How are you feeling/How do you feel} about {it/it all}?",
-               "How are you holding up{/ through all this/ with everything}?",
+               "How are you holding up{/ through all this/ with everything/ with it all}?",
                "future|Do you know what happens next?", "past|Are things getting any better?"),
         _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.",
                "I hope things {turn around/get better} soon.",
@@ -336,12 +336,12 @@ FRAMES: dict[str, Frames] = {
         _lines("work+study:{Congratulations/Congrats/Oh, congratulations/Wow, congratulations}!",
                "achieved:{Congratulations/Congrats/Huge congrats} on {topic}!",
                "{That's/What} wonderful news!", "{Oh/Wow/Yay/Aw}, that's so great!",
-               "{Oh/Wow/Ooh}, {how exciting/that's so exciting}!",
+               "{Oh/Wow/Ooh}, {how exciting/that's so exciting/that's exciting}!",
                "{Oh/Wow/Yay}, that's {awesome/so awesome}!", "{Aw/Oh}, that's {so nice/really nice/so lovely}!",
                "{Oh/Aw/Wow}, I love that!",
                "{Oh, /Wow, /}that's fantastic!", "work+study:{Good for you/Way to go}!",
                "{That's/Wow, that's/Oh, that's} amazing!", "work+study:That's amazing, well done!",
-               "pet+thing+vehicle+home:Oh, how fun!",
+               "pet+thing+vehicle+home:{Oh, /Ooh, /}how fun!",
                "event+trip:That sounds like {so much fun/a lot of fun/such fun}!",
                "person:{Aw, /Oh, /}good for {topic}!"),
         _lines("future|work:When do you start?", "position:What will you be doing?",
@@ -414,9 +414,10 @@ FRAMES: dict[str, Frames] = {
                "Those are the {moments/memories} that stick with you.",
                "{Those memories are/Memories like that are} worth holding on to.")),
     "surprise": Frames(
-        _lines("Wow, really?", "Oh wow!", "Whoa, I didn't see that coming!", "No way!", "Wow, what a surprise!",
-               "{Oh my goodness/Oh my gosh/Oh my word}!", "Wait, seriously?"),
-        _lines("{How did you react/What was your reaction/How did you react to it}?",
+        _lines("Wow, really?", "{Oh wow/Whoa}!", "Whoa, I didn't see that coming!", "No way!",
+               "{Wow/Oh wow}, what a surprise!",
+               "{Oh my goodness/Oh my gosh}!", "Wait, seriously?"),
+        _lines("{How did you react/What was your reaction/How did you react to it/How did you react in the moment}?",
                "{What happened next/Then what happened}?",
                "What did you {think/make of it}?",
                "{How do you feel/How are you feeling} about it now?", "past|person:What did {topic} say?"),
@@ -441,9 +442,9 @@ FRAMES: dict[str, Frames] = {
         _lines("That sounds {really nice/lovely/like a good time}.",
                "I {love/really like/always love} hearing {that/things like that}.",
                "feeling:I can see why you felt {feeling}.",
-               "It sounds like it meant a lot to you.")),
+               "It sounds like it {meant/really meant} a lot to you.")),
     "acknowledge": Frames(
-        _lines("{Ah, /Yeah, /Oh, /}{I hear you/I hear you on that}.", "{Oh/Ah}, I see what you mean.",
+        _lines("{Ah, /Yeah, /Oh, /Mm, /}I hear you.", "{Oh/Ah}, I see what you mean.",
                "{Oh/Ah}, gotcha.",
                "{Oh/Ah}, that makes sense.", "{Oh/Ah}, I see.", "{Oh/Ah}, okay.",
                "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "{Oh, /}I see where you're coming from."),
@@ -452,21 +453,24 @@ FRAMES: dict[str, Frames] = {
                "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               "feeling:I can see why you'd feel {feeling}.", "past|How did that go?",
+               "feeling:I can see why you'd feel {feeling}.", "past|How did {that/it} go{/ for you}?",
                "future|How do you think it'll {go/turn out}?", "future|What are you hoping for?",
                "past|{What was going through your mind/What went through your head/What was going through your head}?",
                "How do you feel about {it all/all of it}?",
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.",
                "I can see why {that is/it's/that's been} on your mind.",
-               "{Tell me more about it/I'd love to hear more about it/I'd like to hear more about it}.",
+               "{Tell me more about it/Tell me a bit more about it/I'd love to hear more about it/"
+               "I'd like to hear more about it/I'd love to hear a bit more about it}.",
                "{That makes a lot of sense/That's understandable}.",
                "{I'd probably/I think I'd/I'm sure I'd} feel the same way.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, for a first story told of the past that tells no news
     "acknowledge_story": Frames(
-        _lines("{Oh/Ooh}, {interesting/that's interesting}.", "{Oh, wow/Oh wow/Wow}."),
-        _lines("{What happened next/Then what happened}?", "How did {that/it} go?", "What did you make of it?",
+        _lines("{Oh/Ooh}, {interesting/that's interesting}.", "{Oh, wow/Oh wow/Wow}.",
+               "{Oh, /Ooh, /}how interesting."),
+        _lines("{What happened next/Then what happened}?", "How did {that/it} go{/ for you}?",
+               "What did you make of it?",
                "sorts:What kind of {noun} was it?", "dated:How did {topic} go?", "event:How was {topic}?"),
         # for a story told whole, where no question is left to ask
         _lines("That sounds like quite {an experience/a day}.")),
@@ -474,7 +478,7 @@ FRAMES: dict[str, Frames] = {
     "acknowledge_bad": Frames(
         _lines("{Oh no/Oh dear/Aw, no}.", "{Oh no/Oh man/Oof/Ugh}, that's {rough/tough/a rough one}.",
                "{Oh man/Oh no/Aw}, that's tough.",
-               "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm {sorry/so sorry}.", "{Oh, /Gosh, /}that doesn't sound easy.",
+               "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Oh, /Gosh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines("{How are you feeling about it/How do you feel about it/How does that sit with you/"
                "How are you feeling about it all/How do you feel about it all}?",
@@ -509,7 +513,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh no/Oof}, that's rough.", "I'm sorry, that must hurt.",
                "{Aw/Oh/Oh no}, I'm {sorry/so sorry/really sorry} to hear that.",
                "{Oh, /Aw, /}that's such a letdown.", "{Oh/Aw}, that's really hard.", "{Oh/Aw}, that's a shame."),
-        _lines("How are you holding up{/ through all this/ with everything}?",
+        _lines("How are you holding up{/ through all this/ with everything/ with it all}?",
                "How are you feeling about it now?", "Is there anything that might help{/ a little}?",
                "past|Did it get any better?",
                "{Do you have someone to talk to/Is there someone you can talk to} about it?",
@@ -519,11 +523,11 @@ FRAMES: dict[str, Frames] = {
                "It's {okay/alright} to {feel down/be sad} about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
-        _lines("{Oh no/Oh gosh/Yikes}, that sounds {scary/frightening}!",
+        _lines("{Oh no/Oh gosh/Yikes/Oh wow}, that sounds {scary/frightening}!",
                "{Oh, /Ugh, /}that sounds {really stressful/so stressful}.",
                "{Oh, /Honestly, /}I'd be nervous too.", "{Oh, /}that sounds so nerve-racking.",
                "work+study:{Oof/Wow/Oh man/Gosh}, that's a lot of pressure.",
-               "{Oh/Gosh/Oof}, that's {unsettling/so unsettling}.",
+               "{Oh/Gosh}, that's {unsettling/so unsettling}.",
                "future|That's a lot to have hanging over you.",
                "{Oh/Gosh}, that would worry me too."),
         _lines("future|dated:When {be} {topic}?",
@@ -533,7 +537,7 @@ FRAMES: dict[str, Frames] = {
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?",
                "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?",
                "future|Is there anything that would help you feel ready?",
-               "past|self:How did you calm down afterwards?",
+               "past|self:How did you calm down {afterwards/after that/after it was over}?",
                "future|What's the worst part of waiting?"),
         _lines("future|work+study+event:I'm sure you'll do {great/just fine}.",
                "past|That must have been so scary.",
@@ -555,7 +559,7 @@ FRAMES: dict[str, Frames] = {
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
                "recent+now+future|How are you {dealing with it/handling it/coping with it/dealing with it all/"
                "handling it all}?",
-               "past|Were you able to let it go?"),
+               "past|Were you able to {let it go/move past it}?"),
         _lines("You have every right to be {upset/annoyed/angry}.",
                "person:Some people {have no consideration/just don't think}.",
                "I'd be {furious/livid} too.", "Anyone would be {annoyed/upset} by that.",
@@ -649,7 +653,7 @@ _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
-    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)\?"),
+    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)(?: for you)?\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
     (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"),
@@ -664,7 +668,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
                                          re.IGNORECASE)),
     # how it went, once the speaker has said ("It was so fun!")
-    (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)\?"),
+    (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)(?: for you)?\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
                 r"happy|overjoyed|thrilled|a drag|boring|hoped for|won|disappoint\w*|success\w*|"
@@ -1591,8 +1595,11 @@ def _content_stems(text: str) -> set[str]:
 
 def _stem(word: str) -> str:
     """A word's first five letters, and one stem for feel, feeling and felt: "I can tell you feel bad about it." is
-    not followed by "How are you feeling about it now?"."""
-    return "feel" if word.startswith("feel") or word == "felt" else word[:5]
+    not followed by "How are you feeling about it now?"; and one for frightening and scary, two ways of one reaction
+    ("That sounds frightening!" is not followed by "That must have been so scary.")."""
+    if word.startswith("feel") or word == "felt":
+        return "feel"
+    return "scary" if word.startswith("frighten") else word[:5]
 
 
 def _did(topic: Topic, deeds: re.Pattern, story: str, by_pronoun: bool = False) -> bool:

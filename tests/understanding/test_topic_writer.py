@@ -1809,3 +1809,11 @@ def test_a_later_turn_that_tells_no_news_is_not_met_with_the_storys_news():
     for answer in replies_to("I failed my driving test again.", "That's too bad. Was it the parking?", "Yeah.",
                              stance="acknowledge", seeds=6):
         assert SORROW.search(answer) and not CHEER.search(answer), answer
+
+
+def test_a_scare_is_not_called_frightening_then_scary():
+    """"Oh no, that sounds frightening! That must have been so scary." says one thing twice in two words."""
+    for answer in replies_to("My daughter missed her curfew by three hours on Saturday.", "Did you wait up for her?",
+                             "I sat by the window the whole time, I have never been so scared.", stance="reassure",
+                             seeds=60):
+        assert not (re.search(r"frighten", answer, re.I) and re.search(r"scary|scare", answer, re.I)), answer
