@@ -523,7 +523,7 @@ FRAMES: dict[str, Frames] = {
                "It's {okay/alright} to {feel down/be sad} about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
-        _lines("{Oh no/Oh gosh/Yikes/Oh wow}, that sounds {scary/frightening}!",
+        _lines("{Oh no/Oh gosh/Yikes/Oh wow}, {that sounds scary/how scary/that's scary}!",
                "{Oh, /Ugh, /}that sounds {really stressful/so stressful}.",
                "{Oh, /Honestly, /}I'd be nervous too.", "{Oh, /}that sounds so nerve-racking.",
                "work+study:{Oof/Wow/Oh man/Gosh}, that's a lot of pressure.",
@@ -1595,11 +1595,8 @@ def _content_stems(text: str) -> set[str]:
 
 def _stem(word: str) -> str:
     """A word's first five letters, and one stem for feel, feeling and felt: "I can tell you feel bad about it." is
-    not followed by "How are you feeling about it now?"; and one for frightening and scary, two ways of one reaction
-    ("That sounds frightening!" is not followed by "That must have been so scary.")."""
-    if word.startswith("feel") or word == "felt":
-        return "feel"
-    return "scary" if word.startswith("frighten") else word[:5]
+    not followed by "How are you feeling about it now?"."""
+    return "feel" if word.startswith("feel") or word == "felt" else word[:5]
 
 
 def _did(topic: Topic, deeds: re.Pattern, story: str, by_pronoun: bool = False) -> bool:

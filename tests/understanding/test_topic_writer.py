@@ -1811,9 +1811,10 @@ def test_a_later_turn_that_tells_no_news_is_not_met_with_the_storys_news():
         assert SORROW.search(answer) and not CHEER.search(answer), answer
 
 
-def test_a_scare_is_not_called_frightening_then_scary():
-    """"Oh no, that sounds frightening! That must have been so scary." says one thing twice in two words."""
+def test_a_scare_is_not_named_twice():
+    """"Oh no, that sounds frightening! That must have been so scary." says one thing twice (a blind rater's note on
+    a wording since taken back)."""
     for answer in replies_to("My daughter missed her curfew by three hours on Saturday.", "Did you wait up for her?",
                              "I sat by the window the whole time, I have never been so scared.", stance="reassure",
                              seeds=60):
-        assert not (re.search(r"frighten", answer, re.I) and re.search(r"scary|scare", answer, re.I)), answer
+        assert len(re.findall(r"\b(?:scar|frighten)\w*", answer, re.I)) <= 1, answer
