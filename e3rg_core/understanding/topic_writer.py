@@ -297,6 +297,12 @@ _PEOPLE = "person+pet"
 _NO_WORDS_YET = frozenset({"baby"})     # "What did your baby say?"
 # Lines about the speaker's own state ("Are you okay now?"): not said when the story is about someone else.
 _SELF = frozenset({"self"})
+# Lines said in several stances' frames, written once.
+_WHAT_DID_YOU_DO = "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?"
+_HOLDING_UP = "How are you holding up{/ through all this/ with everything/ with it all}?"
+_FEEL_ABOUT_IT = ("{How are you feeling about it/How do you feel about it/How does that sit with you/"
+                  "How are you feeling about it all/How do you feel about it all}?")
+_FEEL_ABOUT_IT_NOW = "{How do you feel/How are you feeling} about it now?"
 FRAMES: dict[str, Frames] = {
     "loss": Frames(
         _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
@@ -304,7 +310,7 @@ FRAMES: dict[str, Frames] = {
                "{That's heartbreaking/That's so heartbreaking/How heartbreaking}. I'm so sorry."),
         _lines("person:Were you two close?", "pet:How long did you have {topic}?",
                f"{_PEOPLE}:What do you miss most about {{topic}}?",
-               "How are you holding up{/ through all this/ with everything/ with it all}?",
+               _HOLDING_UP,
                "How are you coping{ with it all/ with all of it/}?",
                "Do you have {people/family or friends} {around you/with you} right now?"),
         _lines("Losing someone you love is {so hard/never easy}.", "Grief takes the time it takes.",
@@ -317,7 +323,7 @@ FRAMES: dict[str, Frames] = {
         _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
                f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
                "future|health+person+pet:{How are you feeling/How do you feel} about {it/it all}?",
-               "How are you holding up{/ through all this/ with everything/ with it all}?",
+               _HOLDING_UP,
                "future|Do you know what happens next?", "past|Are things getting any better?"),
         _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.",
                "I hope things {turn around/get better} soon.",
@@ -420,7 +426,7 @@ FRAMES: dict[str, Frames] = {
         _lines("{How did you react/What was your reaction/How did you react to it/How did you react in the moment}?",
                "{What happened next/Then what happened}?",
                "What did you {think/make of it}?",
-               "{How do you feel/How are you feeling} about it now?", "past|person:What did {topic} say?"),
+               _FEEL_ABOUT_IT_NOW, "past|person:What did {topic} say?"),
         _lines("That must have been {quite a shock/such a shock/a real shock}.",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
@@ -448,8 +454,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh/Ah}, gotcha.",
                "{Oh/Ah}, that makes sense.", "{Oh/Ah}, I see.", "{Oh/Ah}, okay.",
                "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "{Oh, /}I see where you're coming from."),
-        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you/"
-               "How are you feeling about it all/How do you feel about it all}?",
+        _lines(_FEEL_ABOUT_IT,
                "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
@@ -480,8 +485,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh man/Oh no/Aw}, that's tough.",
                "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Oh, /Gosh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
-        _lines("{How are you feeling about it/How do you feel about it/How does that sit with you/"
-               "How are you feeling about it all/How do you feel about it all}?",
+        _lines(_FEEL_ABOUT_IT,
                # not "through all this": the hedge does not know how bad it is
                "{How are you holding up/How are you doing with it}?",
                "past|What happened?",
@@ -502,7 +506,7 @@ FRAMES: dict[str, Frames] = {
                "past|What was it like{/ for you}?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               "{How do you feel/How are you feeling} about it now?", "past|What was the best part?",
+               _FEEL_ABOUT_IT_NOW, "past|What was the best part?",
                "future|What's next for you?",
                "pet:How old {be} {topic}?", "past|event:How was {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/great}.", "I'm {so /really /}glad to hear it.", "Good for you{./!}",
@@ -513,7 +517,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh no/Oof}, that's rough.", "I'm sorry, that must hurt.",
                "{Aw/Oh/Oh no}, I'm {sorry/so sorry/really sorry} to hear that.",
                "{Oh, /Aw, /}that's such a letdown.", "{Oh/Aw}, that's really hard.", "{Oh/Aw}, that's a shame."),
-        _lines("How are you holding up{/ through all this/ with everything/ with it all}?",
+        _lines(_HOLDING_UP,
                "How are you feeling about it now?", "Is there anything that might help{/ a little}?",
                "past|Did it get any better?",
                "{Do you have someone to talk to/Is there someone you can talk to} about it?",
@@ -535,7 +539,7 @@ FRAMES: dict[str, Frames] = {
                "future+now|{What's worrying you most/What worries you most about it/What's the biggest worry/"
                "What part worries you most/What worries you the most}?", "past|self:Are you okay now?",
                f"past|{_PEOPLE}:{{Was}} {{topic}} okay?",
-               "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?",
+               _WHAT_DID_YOU_DO,
                "future|Is there anything that would help you feel ready?",
                "past|self:How did you calm down {afterwards/after that/after it was over}?",
                "future|What's the worst part of waiting?"),
@@ -553,7 +557,7 @@ FRAMES: dict[str, Frames] = {
                "{Ugh/Wow/Oh man}, how infuriating.", "{Ugh, /Oh, /}that's really not cool.",
                "{Wow, /Ugh, /}that's out of line."),
         _lines("past|person:Did you say anything to {topic}?",
-               "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?",
+               _WHAT_DID_YOU_DO,
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
                "Has {it/that} happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
@@ -570,7 +574,7 @@ FRAMES: dict[str, Frames] = {
                "{Oh/Ew/Ugh}, that's {nasty/so nasty}.",
                "Eww, no thank you.",
                "Ugh, that would turn my stomach."),
-        _lines("past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?",
+        _lines(_WHAT_DID_YOU_DO,
                "past|How did you react?",
                "past|person:Did you say anything to {topic}?"),
         _lines("person:Some people are just gross.", "I'd have been {/so /totally }grossed out too.",
@@ -581,10 +585,10 @@ FRAMES: dict[str, Frames] = {
                "{Aw, /Hey, /}don't be too hard on yourself.", "{Oh no/Oh gosh}, I'd have wanted to hide!",
                "{Oh, /Honestly, /}we've all been there.", "{Oof/Oh no/Yikes}, that's so awkward."),
         _lines("past|Did anyone notice?",
-               "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?",
+               _WHAT_DID_YOU_DO,
                "past|Were you able to laugh it off?",
                "past|Can you laugh about it now?", "past|How did you play it off?",
-               "past|person:What did {topic} say?", "{How do you feel/How are you feeling} about it now?"),
+               "past|person:What did {topic} say?", _FEEL_ABOUT_IT_NOW),
         _lines("{Everyone has/We all have} moments like that.", "It'll make a {funny/good} story one day.",
                "It happens to {everyone/all of us}.")),
     # ease, when the speaker feels they did wrong rather than looked foolish
