@@ -303,6 +303,7 @@ _HOLDING_UP = "How are you holding up{/ through all this/ with everything/ with 
 _FEEL_ABOUT_IT = ("{How are you feeling about it/How do you feel about it/How does that sit with you/"
                   "How are you feeling about it all/How do you feel about it all}?")
 _FEEL_ABOUT_IT_NOW = "{How do you feel/How are you feeling} about it now?"
+_LOVE_HEARING_IT = "I {love/really like/always love} hearing {that/things like that}."
 FRAMES: dict[str, Frames] = {
     "loss": Frames(
         _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
@@ -379,7 +380,7 @@ FRAMES: dict[str, Frames] = {
                "past|event+trip:What was the best part?"),
         _lines("Moments like that are {the best/everything}.", "It's the little things.",
                "That's so {good/nice/great} to hear.",
-               "I {love/really like/always love} hearing {that/things like that}.")),
+               _LOVE_HEARING_IT)),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "{That/Oh, that/Ooh, that} sounds promising!",
@@ -446,7 +447,7 @@ FRAMES: dict[str, Frames] = {
                "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
                "vehicle:How long have you had {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/lovely/like a good time}.",
-               "I {love/really like/always love} hearing {that/things like that}.",
+               _LOVE_HEARING_IT,
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it {meant/really meant} a lot to you.")),
     "acknowledge": Frames(
