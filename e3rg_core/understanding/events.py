@@ -63,7 +63,7 @@ EVENTS: tuple[Event, ...] = (
     # someone else's doing, as for a theft: "I lied to my mother" is a confession
     _event("lied", "bad", r"(?<!I )(?<!we )(?<!bad )(?<!for )(?:lied|lying) to|betray\w*|behind my back|went back on|"
            r"promises? (?:he|she|they) (?:can't|cannot|couldn't|never) keep|broke (?:his|her|their|a) promise",
-           "past|How did you find out?", "Have you talked to them about it?",
+           "past|How did you find out?", "Have you {talked/spoken} to them about it?",
            reactions=("{Ugh/Oh no}, that's such a betrayal.", "It hurts when someone you trust does that.")),
     _event("fired", "bad", r"(?:got|was|been|get|getting) (?:fired|laid off|let go)|lost (?:my|his|her|their) job",
            # not of a layoff years back
@@ -104,9 +104,9 @@ EVENTS: tuple[Event, ...] = (
            "past|Did you find out what it was?", "past|Did you go and look?"),
     _event("noisy", "bad", r"barking|loud (?:music|party|parties|power tools)|noisy|blasting|fireworks every|"
            r"(?:neighbou?rs?|upstairs|next door|they) (?:are|is|were|was) (?:so |too |really )?loud",
-           "Have you talked to them about it?", "Does it go on every night?",
+           "Have you {talked/spoken} to them about it?", "Does it go on every night?",
            reactions=("{Ugh/Oh man}, that kind of noise drives me crazy.",
-                      "{Ugh/Oh man}, noise like that is the worst.")),
+                      "{Ugh/Oh man/Oh no}, noise like that is {the worst/so draining}.")),
     _event("restaurant", "bad", r"restaurant|waiter|waitress|the server|(?:my|our|the) (?:food|order|meal)",
            "past|Did you say anything to the staff?", "past|Did you send it back?", "past|Will you go back there?",
            is_news=False),
@@ -175,8 +175,9 @@ EVENTS: tuple[Event, ...] = (
            r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
            r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"
            r"(?:don't|do not) have (?:a lot of |many |any )?friends",
-           "Do you have someone you can call?", "Is there anything you like doing to get out of the house?",
-           reactions=("{Aw/Oh}, feeling lonely is so hard.",)),
+           "Do you have someone you can call?",
+           "Is there anything you {like doing/enjoy doing} to get out of the house?",
+           reactions=("{Aw/Oh}, feeling lonely is {so hard/really hard}.",)),
     _event("first_day", "any", r"first day(?! off)",
            "past|How did it go?", "future|What are you most nervous about?", "past|Would you do it again?",
            reactions=("First days are always a lot.",)),
@@ -286,7 +287,7 @@ EVENTS: tuple[Event, ...] = (
     _event("chores", "bad", r"clean up after|dirty dishes|never cleans?|won't clean|left (?:a|the|their|his|her) mess|"
            r"(?:doesn't|don't|didn't|never|not|won't) (?:help|do|doing|wash|washing) (?:with )?(?:the )?"
            r"(?:chores|dishes|cleaning)",
-           "Have you talked to them about it?", "Do they ever help out?",
+           "Have you {talked/spoken} to them about it?", "Do they ever help out?",
            reactions=("{Ugh/Oh man}, cleaning up after others is the worst.",)),
     _event("wardrobe", "any",
            r"zipper|(?:my )?fly (?:was )?(?:down|open)|hole in (?:the back of )?my (?:pants|jeans|shirt)|"
@@ -364,7 +365,7 @@ EVENTS: tuple[Event, ...] = (
            r"(?:he|she|they|who|one)(?: is| are| was| were|'s|'re)? (?:so |too |really |very )?lazy|"
            r"slack\w* off|pull (?:their|his|her) (?:own )?weight|"
            r"(?:do|doing|does) (?:all )?(?:the |extra |their |his |her )work",
-           "Have you talked to them about it?", "Does your boss know?",
+           "Have you {talked/spoken} to them about it?", "Does your boss know?",
            reactions=("{Ugh/Oh man}, carrying someone else's load is exhausting.",)),
     _event("legal", "bad",
            r"DUI|arrested|court date|jail|(?:speeding|parking) ticket|"

@@ -302,8 +302,8 @@ _WHAT_DID_YOU_DO = "past|What did you {do/end up doing/do about it/do then/end u
 _HOLDING_UP = "How are you holding up{/ through all this/ with everything/ with it all}?"
 _FEEL_ABOUT_IT = ("{How are you feeling about it/How do you feel about it/How does that sit with you/"
                   "How are you feeling about it all/How do you feel about it all}?")
-_FEEL_ABOUT_IT_NOW = "{How do you feel/How are you feeling} about it now?"
-_LOVE_HEARING_IT = "I {love/really like/always love} hearing {that/things like that}."
+_FEEL_ABOUT_IT_NOW = "{How do you feel/How are you feeling} about {it/it all/all of it} now?"
+_LOVE_HEARING_IT = "I {love/really like/always love/just love} hearing {that/things like that}."
 FRAMES: dict[str, Frames] = {
     "loss": Frames(
         _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
@@ -319,11 +319,12 @@ FRAMES: dict[str, Frames] = {
                f"{_PEOPLE}:It sounds like {{topic}} meant a lot to you.")),
     "illness": Frames(
         _lines(f"{_PEOPLE}:Oh no, poor {{topic}}!", f"{_PEOPLE}:Oh no, I hope {{topic}} {{be}} okay.",
-               "{Oh no, /Oh gosh, /}that sounds so worrying.", "I'm {so /}sorry, that sounds really {hard/tough}.",
+               "{Oh no, /Oh gosh, /}that sounds {so worrying/really worrying}.",
+               "I'm {so /}sorry, that sounds really {hard/tough}.",
                "past+now|health:{Oh no/Ouch/Oof}, that sounds painful."),
         _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
                f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
-               "future|health+person+pet:{How are you feeling/How do you feel} about {it/it all}?",
+               "future|health+person+pet:{How are you feeling/How do you feel} about {it/it all/all of it/everything}?",
                _HOLDING_UP,
                "future|Do you know what happens next?", "past|Are things getting any better?"),
         _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.",
@@ -331,7 +332,8 @@ FRAMES: dict[str, Frames] = {
                "That's {a lot/so much} to deal with.", "future+now|Waiting like that is {so hard/the worst}.")),
     # relief, or hope for it: "I have a Dr appointment tomorrow to make sure my cancer is still in remission"
     "relief": Frames(
-        _lines("past+now|{Oh, /Phew, /}what a relief!", "past+now|{Phew/Oh good}, I'm {so/really} glad to hear that.",
+        _lines("past+now|{Oh, /Phew, /}what a relief!",
+               "past+now|{Phew/Oh good/Oh, phew}, I'm {so/really} glad to hear that.",
                "past+now|That's such a relief{/ to hear}.", "future|{Oh, /}I hope you get good news!",
                "future|Fingers crossed for good news!"),
         _lines("past+now|self:How are you feeling now?", "past+now|Did it feel like a weight off?",
@@ -343,53 +345,58 @@ FRAMES: dict[str, Frames] = {
         _lines("work+study:{Congratulations/Congrats/Oh, congratulations/Wow, congratulations}!",
                "achieved:{Congratulations/Congrats/Huge congrats} on {topic}!",
                "{That's/What} wonderful news!", "{Oh/Wow/Yay/Aw}, that's so great!",
-               "{Oh/Wow/Ooh}, {how exciting/that's so exciting/that's exciting}!",
+               "{Oh/Wow/Ooh/Oh wow}, {how exciting/that's so exciting/that's exciting/that's really exciting}!",
                "{Oh/Wow/Yay}, that's {awesome/so awesome}!", "{Aw/Oh}, that's {so nice/really nice/so lovely}!",
                "{Oh/Aw/Wow}, I love that!",
                "{Oh, /Wow, /}that's fantastic!", "work+study:{Good for you/Way to go}!",
                "{That's/Wow, that's/Oh, that's} amazing!", "work+study:That's amazing, well done!",
                "pet+thing+vehicle+home:{Oh, /Ooh, /}how fun!",
-               "event+trip:That sounds like {so much fun/a lot of fun/such fun}!",
+               "event+trip:{That sounds/Sounds} like {so much fun/a lot of fun/such fun/a blast}!",
                "person:{Aw, /Oh, /}good for {topic}!"),
         _lines("future|work:When do you start?", "position:What will you be doing?",
                "recent+now+future|work:How {are you going to/will you} celebrate?",
                "recent|study:All that hard work paid off. How are you celebrating?",
-               "past|study:You must be so proud. How did you celebrate?", "past|event+trip:What was the best part?",
+               "past|study:You must be so proud. How did you celebrate?",
+               "past|event+trip:What was the best part{/ of it}?",
                "past|trip+outing:Who did you go with?", "future|event+trip:What are you most looking forward to?",
                "pet:What's {topic}'s name?", "vehicle:What kind did you get?", "thing:Where did you find it?",
                "home:How do you like it so far?",
                "recent+now+future|work+study:How are you going to celebrate?", "work+study:How does it feel?",
-               "future|What are you {looking forward to most/most excited about}?",
+               "future|What are you {looking forward to most/most excited about/looking forward to the most/"
+               "most excited for}?",
                "past|event+trip+dated:How {was it/did it go}?"),
         _lines("work+study:{You must be so proud/You must be really proud/I bet you're so proud}.",
                "past|achieved:{You earned it/You deserve it/You've earned every bit of it}.",
                "past|achieved:Hard work really does pay off.",
                "now|{That must feel/I bet that feels} {amazing/so good}.",
-               "past|{That must have felt/I bet that felt} {amazing/so good/wonderful}.",
+               "past|{That must have felt/I bet that felt} {amazing/so good/wonderful/really good/great}.",
                "past+now|{What/Such} a {great/wonderful/lovely/good} feeling.",
                "person:{Topic} must be so {thrilled/happy}.",
                "now+future|{Enjoy every bit of it/Soak it all in/Savor every minute/Make the most of it/"
                "Enjoy every minute of it}!")),
     # gladness with no glad happening told: enjoyed with the speaker, not congratulated as news
     "savor": Frames(
-        _lines("{Aw/Oh}, I love that!", "That sounds {lovely/so nice/wonderful/really lovely/just wonderful}!",
+        _lines("{Aw/Oh}, I love that!",
+               "That sounds {lovely/so nice/wonderful/really lovely/just wonderful/so lovely/really wonderful/"
+               "just lovely}!",
                "{Aw, /Oh, /}that's {so nice/really nice/so lovely}!",
-               "Oh, how lovely!", "That's the best!"),
-        _lines("past|What made it so {good/special/great}?",
+               "Oh, how lovely!", "{That's the best/That's the best feeling/Nothing beats that}!"),
+        _lines("past|What made it so {good/special/great/nice/memorable/fun}?",
                "pet+thing+home+vehicle:What do you {like/love} most about it?",
-               "past|event+trip:What was the best part?"),
+               "past|event+trip:What was the best part{/ of it}?"),
         _lines("Moments like that are {the best/everything}.", "It's the little things.",
-               "That's so {good/nice/great} to hear.",
+               "{That's so/That's really/It's so/It's really} {good/nice/great} to hear.",
                _LOVE_HEARING_IT)),
     "look_forward": Frames(
         _lines("{Oh, /Ooh, /Wow, /}how exciting!", "{Ooh/Oh}, that sounds {fun/great}!",
                "future|{Oh, /Aw, /}I hope it goes {well/great}!", "{That/Oh, that/Ooh, that} sounds promising!",
                "event+trip:Oh, that sounds like so much fun!",
-               "work+study:{Good luck/Best of luck/Lots of luck}, you've got this!",
+               "work+study:{Good luck/Best of luck/Lots of luck}, {you've got this/you'll do great/"
+               "I know you can do it}!",
                "{Oh, here's hoping/Here's hoping/Fingers crossed}!"),
         _lines("future|dated:When {be} {topic}?", "future|trip:Where are you headed?",
                "future|trip+outing:Who's going with you?",
-               "future|study+work:How are you {preparing for it/getting ready/getting ready for it}?",
+               "future|study+work:How are you {preparing for it/getting ready/getting ready for it/preparing}?",
                "future|What are you {most looking forward to/most excited about}?",
                "How are you feeling about it{/ all}?",
                "future|What {are your plans/do you have planned}?", "future|purpose:What's the {noun} for?",
@@ -401,42 +408,50 @@ FRAMES: dict[str, Frames] = {
                "I hope it's everything you {want/want it to be}.",
                "It sounds like you're {ready for it/all set}.")),
     "appreciate": Frames(
-        _lines("{Aw/Oh}, that's so sweet.", "{How kind/That's so kind}!",
+        _lines("{Aw/Oh/Aww}, that's {so sweet/really sweet}.", "{How kind/That's so kind}!",
                "{That's really lovely/That's so lovely/How lovely}.", "person:That's so sweet of {topic}.",
-               "That's such a {thoughtful/kind} thing to do."),
+               "{That's such a/What a} {thoughtful/kind/lovely} thing to do."),
         _lines("How did it make you feel?", "past|person:What did {topic} say?",
                "past|Did it {make/brighten} your day?"),
-        _lines("That kind of thing {means a lot/goes a long way}.",
+        _lines("{That kind of thing means a lot/That kind of thing goes a long way/Things like that mean a lot/"
+               "Things like that go a long way/A little kindness goes a long way}.",
                "People like that make the world {kinder/a better place}.",
                "It's the little things that {count/matter}.",)),
     "reminisce": Frames(
-        _lines("{Aw/Oh}, that sounds so special.", "{Aw, /Oh, /}that must bring back {so many/a lot of} memories.",
+        _lines("{Aw/Oh/Aww}, that sounds {so special/really special}.",
+               "{Aw, /Oh, /}that must bring back {so many/a lot of/all kinds of} memories.",
                "{Aw/Oh}, I love that.",
-               "That sounds like a {wonderful/really special/lovely/great} time."),
+               "{That/It} sounds like {a wonderful/a really special/a lovely/a great/such a lovely/"
+               "such a special} time."),
         _lines("What do you remember most{ about it/ from it/ about that time}?",
-               "Do you {still think about it/think back on it} often?",
+               "Do you {still think about it/think back on it} {often/a lot}?",
                "Do you ever wish you could go back{/ to that time/ to those days}?", "What made it so special?"),
         _lines("Memories like that {stay with us/stay with you}.",
                "It's {nice/so nice/lovely} to look back on times like that.",
                "Those are the {moments/memories} that stick with you.",
-               "{Those memories are/Memories like that are} worth holding on to.")),
+               "{Those memories are/Memories like that are/Those are memories} worth {holding on to/keeping/"
+               "treasuring}.")),
     "surprise": Frames(
         _lines("Wow, really?", "{Oh wow/Whoa}!", "Whoa, I didn't see that coming!", "No way!",
-               "{Wow/Oh wow}, what a surprise!",
-               "{Oh my goodness/Oh my gosh}!", "Wait, seriously?"),
-        _lines("{How did you react/What was your reaction/How did you react to it/How did you react in the moment}?",
-               "{What happened next/Then what happened}?",
+               "{Wow/Oh wow/Whoa}, {what a surprise/that's quite a surprise}!",
+               "{Oh my goodness/Oh my gosh/My goodness}!", "Wait, seriously?"),
+        _lines("{How did you react/What was your reaction/How did you react to it/How did you react in the moment/"
+               "What was your first reaction/How did you react at first/How did you react when you found out}?",
+               "{What happened next/Then what happened/What happened after that}?",
                "What did you {think/make of it}?",
                _FEEL_ABOUT_IT_NOW, "past|person:What did {topic} say?"),
         _lines("That must have been {quite a shock/such a shock/a real shock}.",
                "feeling:No wonder you were {feeling}!")),
     "interest": Frames(
-        _lines("{Oh/Ah/Aw}, that's {nice/really nice}!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
-               "{Oh/Aw/Ah}, that's {lovely/really lovely}.",
-               "That sounds {nice/lovely/really nice/so nice/really lovely/just lovely}.",
+        _lines("{Oh/Ah/Aw}, that's {nice/really nice/so nice}!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
+               "{Oh/Aw/Ah}, that's {lovely/really lovely/so lovely}.",
+               "That sounds {nice/lovely/really nice/so nice/really lovely/just lovely/so lovely/really good/"
+               "very nice}.",
                "{Oh/Ah/Well}, that's good.",
                "{Oh, /Ooh, /}that's interesting."),
-        _lines("past|What was that like{/ for you/ at the time}?", "future|What are you hoping for?",
+        _lines("past|{What was that like/What was that like for you/What was that like at the time/"
+               "What was the experience like/"
+               "What was that experience like}?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
                # of a thing one has, not of buying groceries or a sad story
@@ -451,7 +466,7 @@ FRAMES: dict[str, Frames] = {
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it {meant/really meant} a lot to you.")),
     "acknowledge": Frames(
-        _lines("{Ah, /Yeah, /Oh, /Mm, /}I hear you.", "{Oh/Ah}, I see what you mean.",
+        _lines("{Ah, /Yeah, /Oh, /Mm, /Right, /Okay, /}I {hear you/totally hear you}.", "{Oh/Ah}, I see what you mean.",
                "{Oh/Ah}, gotcha.",
                "{Oh/Ah}, that makes sense.", "{Oh/Ah}, I see.", "{Oh/Ah}, okay.",
                "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "{Oh, /}I see where you're coming from."),
@@ -459,55 +474,58 @@ FRAMES: dict[str, Frames] = {
                "past|What happened next?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               "feeling:I can see why you'd feel {feeling}.", "past|How did {that/it} go{/ for you}?",
+               "feeling:I can see why you'd feel {feeling}.", "past|How did {that/it} go{/ for you/ in the end}?",
                "future|How do you think it'll {go/turn out}?", "future|What are you hoping for?",
-               "past|{What was going through your mind/What went through your head/What was going through your head}?",
+               "past|{What was going through your mind/What went through your head/What was going through your head/"
+               "What went through your mind/What was going through your mind at the time}?",
                "How do you feel about {it all/all of it}?",
                "past|dated:How did {topic} go?", "past|event:How was {topic}?"),
         _lines("past|I can see why that {stuck with you/stayed with you}.",
                "I can see why {that is/it's/that's been} on your mind.",
                "{Tell me more about it/Tell me a bit more about it/I'd love to hear more about it/"
-               "I'd like to hear more about it/I'd love to hear a bit more about it}.",
+               "I'd like to hear more about it/I'd love to hear a bit more about it/Tell me all about it/"
+               "I'd love to hear all about it}.",
                "{That makes a lot of sense/That's understandable}.",
-               "{I'd probably/I think I'd/I'm sure I'd} feel the same way.",
+               "{I'd probably/I think I'd/I'm sure I'd} feel the same way{/, honestly}.",
                "feeling:No wonder you felt {feeling}.", "feeling:Anyone would feel {feeling} after that.")),
     # the hedge, for a first story told of the past that tells no news
     "acknowledge_story": Frames(
-        _lines("{Oh/Ooh}, {interesting/that's interesting}.", "{Oh, wow/Oh wow/Wow}.",
+        _lines("{Oh/Ooh}, {interesting/that's interesting/that's really interesting}.", "{Oh, wow/Oh wow/Wow}.",
                "{Oh, /Ooh, /}how interesting."),
-        _lines("{What happened next/Then what happened}?", "How did {that/it} go{/ for you}?",
+        _lines("{What happened next/Then what happened/What happened after that}?", "How did {that/it} go{/ for you}?",
                "What did you make of it?",
                "sorts:What kind of {noun} was it?", "dated:How did {topic} go?", "event:How was {topic}?"),
         # for a story told whole, where no question is left to ask
         _lines("That sounds like quite {an experience/a day}.")),
     # the hedge, when the turn's words tell of something bad ("acknowledge" split by `news`)
     "acknowledge_bad": Frames(
-        _lines("{Oh no/Oh dear/Aw, no}.", "{Oh no/Oh man/Oof/Ugh}, that's {rough/tough/a rough one}.",
+        _lines("{Oh no/Oh dear/Aw, no}.", "{Oh no/Oh man/Oof/Ugh/Aw}, that's {rough/tough/a rough one/really rough}.",
                "{Oh man/Oh no/Aw}, that's tough.",
-               "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh}, I'm sorry.", "{Oh, /Gosh, /}that doesn't sound easy.",
+               "{Aw/Oh}, that's hard.", "{Ugh/Aw/Oh/Oh no/Oof}, I'm sorry.", "{Oh, /Gosh, /}that doesn't sound easy.",
                "{Oof/Oh man/Gosh}, that's a lot.", "{Oh no/Ugh}, that's not what you needed."),
         _lines(_FEEL_ABOUT_IT,
                # not "through all this": the hedge does not know how bad it is
                "{How are you holding up/How are you doing with it}?",
-               "past|What happened?",
+               "past|{What happened/Can I ask what happened}?",
                "purpose:What's the {noun} for?",
                "past|Is it still {on your mind/weighing on you/on your mind a lot}?",
                "now+future|Is there anything that {would help/might make it easier} right now?",
                "person:How are things with {topic} now?", "past|health:Are you feeling any better now?",
                "past|money:Were you able to sort it out?"),
-        _lines("That sounds {really hard/so tough/exhausting}.",
-               "I'm {so /}sorry you're {dealing with that/going through that/stuck with that}.",
+        _lines("That sounds {really hard/so tough/exhausting/really tough/so hard}.",
+               "I'm {so /really /}sorry you're {dealing with that/going through that/stuck with that}.",
                "That would be {hard/tough} for anyone.", "I hope {it gets/things get} {easier/better} from here{/ on}.",
                "feeling:No wonder you felt {feeling}.")),
     "acknowledge_good": Frames(
-        _lines("{Oh/Ooh}, nice!", "{Oh wow/Wow}!", "{Oh, /Well, /}that's good to hear.", "{Aw/Oh}, that's nice.",
+        _lines("{Oh/Ooh}, nice!", "{Oh wow/Wow}!", "{Oh, /Well, /Ah, /}that's {good/nice} to hear.",
+               "{Aw/Oh}, that's nice.",
                "{Oh/Ooh}, that sounds good!", "{Well/Oh}, that's nice!",
                "{Oh, /Ah, /}that's {great/so great} to hear."),
         _lines("past|event+trip+dated:How did it go?", "future|What are you most looking forward to?",
-               "past|What was it like{/ for you}?",
+               "past|What was it like{/ for you/ at the time}?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
                "purpose:What's the {noun} for?",
-               _FEEL_ABOUT_IT_NOW, "past|What was the best part?",
+               _FEEL_ABOUT_IT_NOW, "past|What was the best part{/ of it}?",
                "future|What's next for you?",
                "pet:How old {be} {topic}?", "past|event:How was {topic}?", "past|trip:Where did you go?"),
         _lines("That sounds {really nice/great}.", "I'm {so /really /}glad to hear it.", "Good for you{./!}",
@@ -516,16 +534,17 @@ FRAMES: dict[str, Frames] = {
         _lines("{Oh no/Aw/Oh}, I'm {so /}sorry.", "{Aw/Oh}, that's really sad.",
                "{Oh, /Ugh, /}that's so disappointing.",
                "{Oh no/Oof}, that's rough.", "I'm sorry, that must hurt.",
-               "{Aw/Oh/Oh no}, I'm {sorry/so sorry/really sorry} to hear that.",
+               "{Aw/Oh/Oh no/Ugh}, I'm {sorry/so sorry/really sorry} to hear that.",
                "{Oh, /Aw, /}that's such a letdown.", "{Oh/Aw}, that's really hard.", "{Oh/Aw}, that's a shame."),
         _lines(_HOLDING_UP,
                "How are you feeling about it now?", "Is there anything that might help{/ a little}?",
                "past|Did it get any better?",
-               "{Do you have someone to talk to/Is there someone you can talk to} about it?",
+               "{Do you have someone to talk to/Is there someone you can talk to/"
+               "Do you have anyone to talk to} about it?",
                "What would make it a little easier?", "person:How are things with {topic} now?",
                "past|person:Have you talked to {topic} about it?", "past|money:Were you able to sort it out?"),
         _lines("I hope things {get better/look up/turn around} soon.", "That would get anyone down{/, honestly}.",
-               "It's {okay/alright} to {feel down/be sad} about it.",
+               "It's {okay/alright} to {feel down/be sad/feel sad/be down} about it.",
                "I'm sorry you're going through that.")),
     "reassure": Frames(
         _lines("{Oh no/Oh gosh/Yikes/Oh wow}, {that sounds scary/how scary/that's scary}!",
@@ -551,7 +570,8 @@ FRAMES: dict[str, Frames] = {
     "validate": Frames(
         _lines("{Ugh/Oh man/Argh}, that's {so frustrating/really frustrating}!",
                "person:{Wow/Ugh/Oh man}, that's {so rude/really rude}.",
-               "{Ugh/Wow/Oh man}, that's {maddening/so maddening}.", "{Ugh, /Oh, /}that's so annoying!",
+               "{Ugh/Wow/Oh man}, that's {maddening/so maddening}.",
+               "{Ugh, /Oh, /}that's {so annoying/really annoying}!",
                "Seriously? That's not okay.",
                "{Oh/Ugh}, that would make me so mad.", "{Ugh, /Wow, /}that's not fair at all.",
                "{Honestly, /Oh, /}I'd be so angry too!", "person:{What/Wow, what} a terrible thing to do.",
@@ -566,19 +586,19 @@ FRAMES: dict[str, Frames] = {
                "handling it all}?",
                "past|Were you able to {let it go/move past it}?"),
         _lines("You have every right to be {upset/annoyed/angry}.",
-               "person:Some people {have no consideration/just don't think}.",
+               "person:Some people {have no consideration/just don't think/have zero consideration}.",
                "I'd be {furious/livid} too.", "Anyone would be {annoyed/upset} by that.",
                "now+future|I hope it gets sorted out soon.",
                "That would drive me {crazy/up the wall}.", "You {deserved/deserve} better{ than that/}.")),
     "disgust": Frames(
-        _lines("{Ew/Eww/Ugh}, that's {gross/so gross}!", "Ugh, how disgusting.", "Yuck!",
-               "{Oh/Ew/Ugh}, that's {nasty/so nasty}.",
+        _lines("{Ew/Eww/Ugh/Yuck}, that's {gross/so gross/really gross}!", "Ugh, how disgusting.", "Yuck!",
+               "{Oh/Ew/Ugh/Yuck}, that's {nasty/so nasty/really nasty}.",
                "Eww, no thank you.",
                "Ugh, that would turn my stomach."),
         _lines(_WHAT_DID_YOU_DO,
                "past|How did you react?",
                "past|person:Did you say anything to {topic}?"),
-        _lines("person:Some people are just gross.", "I'd have been {/so /totally }grossed out too.",
+        _lines("person:Some people are just gross.", "I'd {have been/be} {/so /totally }grossed out too.",
                "That's just {vile/nasty}.")),
     "ease": Frames(
         _lines("{Oh no/Oh dear/Oof}, {how embarrassing/that's so embarrassing}!",
@@ -595,28 +615,29 @@ FRAMES: dict[str, Frames] = {
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("{Don't be too hard on yourself/Go easy on yourself/Try not to beat yourself up}.",
-               "{It's clear/I can tell/I can see/It sounds like} you feel {bad/really bad} about it."),
+               "{It's clear/I can tell/I can see/It sounds like} you feel {bad/really bad/so bad} about it."),
         _lines("person:{Have you been able to talk/Have you talked} to {topic} about it?",
                "How are you feeling about it now?",
                "Is there a way to make it right?", "Is it still {bothering you/on your mind}?"),
-        _lines("{Everyone slips up/We all slip up} sometimes.", "Nobody gets it right {all the time/every time}.",
+        _lines("{Everyone slips up/We all slip up/Everybody slips up} {sometimes/now and then}.",
+               "Nobody gets it right {all the time/every time}.",
                "{Feeling bad about it/The fact that you feel bad} shows you care.",
                "Be {kind to/gentle with} yourself.", "{You're/We're all} only human.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
-        _lines("What happened?"),
+        _lines("{What happened/So what happened}?"),
         ()),
     "teaser_bad": Frames(
         _lines("Oh no.", "Oh no!", "Uh oh."),
-        _lines("What happened?", "{Do you want to/Want to} talk about it?"),
+        _lines("{What happened/So what happened}?", "{Do you want to/Want to} talk about it?"),
         ()),
     "envy": Frames(
         _lines("I {totally/completely} get that.", "That's a very human feeling.",
                "That's {a natural/a totally natural} way to feel.",
                "{Oh, /Aw, /}I get that.", "Honestly, I'd feel the same.", "{Ah/Aw/Oh}, that's a {tough/hard} feeling."),
         _lines("Do you think you'll get a chance too?", "How are you feeling about it now?",
-               "Is it something you've {wanted/been wanting} for a while?"),
+               "Is it something you've {wanted/been wanting/been hoping for} for a while?"),
         _lines("It's hard not to compare sometimes.", "Your turn will come{/, I'm sure}.",
                "Everyone feels that way now and then.", "Wanting good things for yourself is only natural.")),
     # the speaker has found the bright side themselves: "not what I wanted, but at least I passed"
@@ -658,7 +679,7 @@ _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
-    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)(?: for you)?\?"),
+    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)(?: for you| in the end)?\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
     (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"),
@@ -673,7 +694,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
                                          re.IGNORECASE)),
     # how it went, once the speaker has said ("It was so fun!")
-    (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)(?: for you)?\?"),
+    (re.compile(r"^How (?:was (?:it|the [\w ]+|your [\w ]+)|did (?:it|that|the [\w ]+|your [\w ]+) go)"
+                r"(?: for you| in the end)?\?"),
      re.compile(r"\b(?:great|fun|amazing|awesome|wonderful|fantastic|terrible|awful|horrible|good|bad|nice|lovely|"
                 r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
                 r"happy|overjoyed|thrilled|a drag|boring|hoped for|won|disappoint\w*|success\w*|"
@@ -728,7 +750,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:How did you react|What was your reaction)"),
      re.compile(r"\b(?:first thought|my reaction|I (?:screamed|cried|laughed|jumped|yelled|gasped|froze|squealed))\b",
                 re.IGNORECASE)),
-    (re.compile(r"^What was (?:that|it) like"), re.compile(r"\b(?:it|that) was like\b|\bfelt like\b", re.IGNORECASE)),
+    (re.compile(r"^What was (?:that|it|the)(?: experience)? like"),
+     re.compile(r"\b(?:it|that) was like\b|\bfelt like\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
     (re.compile(r"^Did it ever show up"), re.compile(r"\b(?:came|arrived|showed up|got it|delivered)\b",
                                                     re.IGNORECASE)),
@@ -746,7 +769,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"boy or a girl"), re.compile(r"\b(?:boy|girl|son|daughter|twins)\b", re.IGNORECASE)),
     (re.compile(r"^What will you be doing"), re.compile(r"\bas an? \w+", re.IGNORECASE)),
     # what they look forward to, once they have said it ("I can't wait to go home and see my boyfriend!")
-    (re.compile(r"(?:looking forward to(?: most)?|most excited about)\?$"),
+    (re.compile(r"(?:looking forward to(?: the)?(?: most)?|most excited (?:about|for))\?$"),
      re.compile(r"\b(?:can'?t wait|cannot wait|looking forward|excited|so ready) (?:to|until|till|for) \w+",
                 re.IGNORECASE)),
     # plans, once told: "I think that's the plan.", "Thanks, I will buy another one!"
@@ -1093,8 +1116,9 @@ _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|cra
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
-_ASKS_FOR_MORE = re.compile(r"more about it|^What happened\?$")
-_ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then )?[Ww]hat happened|How did (?:that|it) (?:come about|turn out))")
+_ASKS_FOR_MORE = re.compile(r"(?:more|all) about it|^(?:So |Can I ask )?[Ww]hat happened\?$")
+_ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then |So |Can I ask )?[Ww]hat happened|How did (?:that|it) (?:come about|"
+                                 r"turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
 _WORD = re.compile(r"[a-z']+")

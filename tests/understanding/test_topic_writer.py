@@ -310,7 +310,7 @@ def test_a_dog_loved_to_death_is_alive():
 
 def test_a_surprise_not_yet_told_is_asked_for():
     answers = replies_to("Am surprised", stance="surprise", seeds=6)
-    assert all(answer.endswith("What happened?") for answer in answers), answers
+    assert all(answer.lower().endswith("what happened?") for answer in answers), answers
 
 
 def test_the_speakers_own_kindness_is_not_praised_as_anothers():
@@ -437,9 +437,9 @@ def test_a_story_promised_but_not_told_is_asked_for(reply):
     for turn in ("You'll never guess what I saw on the road today.",
                  "Hi, I just wanted to tell you about a special thing that happened to me."):
         answer, written = reply(turn)
-        assert written and answer.endswith("What happened?"), answer
+        assert written and answer.lower().endswith("what happened?"), answer
     told, _ = reply("Guess what! I got the job at the hospital!")
-    assert not told.endswith("What happened?"), told
+    assert not told.lower().endswith("what happened?"), told
 
 
 def test_a_close_call_is_met_with_concern(reply):
@@ -981,7 +981,7 @@ def test_a_glad_surprise_is_cheered_and_untold_news_asked_for():
         assert not re.search(r"react|really\?|didn't see that|no way|seriously|what did you think", answer, re.I), \
             answer
     for answer in replies_to("My sister just told me the best news ever!", stance="surprise", seeds=8):
-        assert answer.endswith("What happened?"), answer
+        assert answer.lower().endswith("what happened?"), answer
 
 
 def test_good_news_of_someone_else_does_not_ask_what_they_said():
@@ -1318,7 +1318,7 @@ def test_news_of_a_death_brought_is_not_asked_for():
     reply is sympathy, not "Oh, tell me! What happened?"."""
     for answer in replies_to("My old cat died on Sunday. My sister called me with the news.", stance="loss",
                              seeds=10):
-        assert "sorry" in answer.lower() and "What happened" not in answer, answer
+        assert "sorry" in answer.lower() and "what happened" not in answer.lower(), answer
 
 
 def test_a_surprise_already_met_is_not_met_as_a_shock_again():
@@ -1423,7 +1423,7 @@ def test_how_are_you_is_answered_and_a_question_is_turned_back_warmly(reply):
     is answered in kind and turned back, and another question is turned back without brushing it off."""
     for speaker in range(5):
         answer, _ = reply("hi", "Hi, what's going on with you?", "not much. how are you?" + " " * speaker)
-        assert re.match(r"(?:I'm doing well|Doing well|I'm good)", answer) and answer.endswith("?"), answer
+        assert re.match(r"(?:I'm doing well|Doing well|I'm good|Pretty good)", answer) and answer.endswith("?"), answer
         answer, _ = reply("I love my dream car.", "Cars are fun.", "What's your dream car?" + " " * speaker)
         assert answer.endswith("?") and not re.search(r"rather|more interested", answer), answer
 
@@ -1622,9 +1622,9 @@ def test_teasers_fires_plans_and_luck_are_met_as_their_kind():
     "What do you have planned?" to a promotion; "Rooting for you!" to a football fan; "That must have been so scary."
     to coffee spilt on a friend's laptop; "How did the show go?" to a friend who didn't show up."""
     for answer in replies_to("I found out some bad news the other day.", stance="acknowledge", seeds=10):
-        assert re.match(r"Oh no|Uh oh", answer) and re.search(r"What happened|talk about it", answer), answer
+        assert re.match(r"Oh no|Uh oh", answer) and re.search(r"what happened|talk about it", answer, re.I), answer
     for answer in replies_to("I had a really scary experience the other day.", stance="reassure", seeds=10):
-        assert re.search(r"What happened|talk about it", answer) and "calm down" not in answer, answer
+        assert re.search(r"what happened|talk about it", answer, re.I) and "calm down" not in answer, answer
     fire = replies_to("I am in shock ever since my house caught on fire while I was at work.", stance="acknowledge",
                       seeds=10)
     assert all(not CHEER.search(answer) for answer in fire), fire
@@ -1728,7 +1728,7 @@ def test_mixed_news_fears_ahead_and_told_deeds_are_read_from_the_turn():
         assert "feeling" not in answer, answer
     for answer in replies_to("I prequalified for a mortgage last week online. The bank I applied with has called me 3 "
                              "times a day ever since. I'm getting pretty frustrated.", stance="acknowledge", seeds=10):
-        assert "What happened" not in answer, answer
+        assert "what happened" not in answer.lower(), answer
 
 
 def test_outcomes_habits_and_small_wins_are_read_from_the_turn():
@@ -1741,7 +1741,7 @@ def test_outcomes_habits_and_small_wins_are_read_from_the_turn():
     assert news("This weekend was kind of a drag.") == (True, False)
     for answer in replies_to("Sometime ago I was really hungry and decided to treat myself to some well reviewed "
                              "restaurant, well it was all I hoped for.", stance="acknowledge", seeds=10):
-        assert not re.search(r"How did (?:it|that) go|interesting|What happened", answer), answer
+        assert not re.search(r"How did (?:it|that) go|interesting|what happened", answer, re.I), answer
     for answer in replies_to("Oh man. I can't believe I made that mistake at work today.", stance="acknowledge",
                              seeds=10):
         assert not re.search(r"interesting|wow", answer, re.I), answer
