@@ -397,13 +397,19 @@ ASKS_THE_LISTENER = re.compile(rf"\b{_TELLS}(?:you|your|u)\b[^.!?]*\?\W*$|"
                                r"(?! (?:even )?(?:believe|imagine)\b)[^.!?]*$", re.IGNORECASE)
 GREETING = re.compile(r"\W*(?:(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?|"
                       r"(?:is )?any(?:one|body) (?:here|there|around|home))\W*", re.IGNORECASE)
+def _paired(openings: tuple[str, ...], questions: tuple[str, ...]) -> tuple[str, ...]:
+    """Every opening with every question: small talk said many ways, not one reply to many speakers."""
+    return tuple(f"{start} {question}" for start in openings for question in questions)
+
+
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
-_ASKED_BACK = tuple(f"{lightly} {back}" for lightly in (
-    "Good question!", "Ooh, that's a tough one.", "Hmm, I'd have to think about that one.", "Ooh, good one.",
-    "That's a fun question.", "Oh, I'd have to think about that.") for back in (
-    "What's your take on it?", "What about you?", "I'd love to hear your answer first.", "And you?",
-    "What do you think?", "How about you?", "What made you ask?"))
+_ASKED_BACK = _paired(("Good question!", "Ooh, that's a tough one.", "Hmm, I'd have to think about that one.",
+                       "Ooh, good one.", "That's a fun question.", "Oh, I'd have to think about that."),
+                      ("What's your take on it?", "What about you?", "I'd love to hear your answer first.", "And you?",
+                       "What do you think?", "How about you?", "What made you ask?"))
+
+
 @dataclass(frozen=True)
 class _InKind:
     """A kind of question to the listener, and what meets it: an opening, then a follow-up (one asked about what the
@@ -470,16 +476,14 @@ def answered_in_kind(latest: str, rng: random.Random) -> str | None:
 # "How are you?" is small talk, answered in kind (a pleasantry, not a life) and turned back
 ASKS_HOW_I_AM = re.compile(r"\b(?:how (?:are|r|re|ar) (?:you|u|ya)(?: doing| today)?|hoe are u|"
                            r"how(?:'s| is) (?:your day|it going)|how have you been)\W*$", re.IGNORECASE)
-_DOING_WELL = tuple(f"{well} {back}" for well in (
-    "I'm doing well, thanks for asking!", "Doing well, thank you!", "I'm good, thanks!", "Pretty good, thanks!")
-    for back in ("How about you?", "How are things with you?", "How's your day going?", "And you?"))
-_GREETINGS = tuple(f"{hello} {asks}"
-                   for hello in ("Hi!", "Hello!", "Hey!", "Hi there!", "Hey there!", "Hello there.",
-                                 "Hey, good to hear from you.")
-                   for asks in ("What's on your mind today?", "How has your day been?", "What's new with you?",
-                                "What have you been up to?", "How are things with you?",
-                                "What's been happening lately?", "Anything on your mind today?",
-                                "How's your week going?"))
+_DOING_WELL = _paired(("I'm doing well, thanks for asking!", "Doing well, thank you!", "I'm good, thanks!",
+                      "Pretty good, thanks!"),
+                     ("How about you?", "How are things with you?", "How's your day going?", "And you?"))
+_GREETINGS = _paired(("Hi!", "Hello!", "Hey!", "Hi there!", "Hey there!", "Hello there.",
+                      "Hey, good to hear from you."),
+                     ("What's on your mind today?", "How has your day been?", "What's new with you?",
+                      "What have you been up to?", "How are things with you?", "What's been happening lately?",
+                      "Anything on your mind today?", "How's your week going?"))
 
 
 # "I could have died" (of embarrassment), "it almost died on me" and "it tasted of dead stuff" are not deaths.
@@ -646,8 +650,9 @@ def compose(reflection: Reflection, stance: str, history: tuple[Utterance, ...],
         follows = rng.sample(_ASKED_BACK, len(_ASKED_BACK))
     used = {opening(u.utterance) for u in history if u.role == "listener"}
     leads.sort(key=lambda frame: opening(_fill(frame, clause)) in used)
-    if asked:       # the first lead that leaves room for the question turned back
-        leads.sort(key=lambda frame: not fits(f"{_fill(frame, clause)} {min(follows, key=len)}"))
+    if asked:       # the first lead that leaves room for the shortest question turned back
+        shortest = min(follows, key=len)
+        leads.sort(key=lambda frame: not fits(f"{_fill(frame, clause)} {shortest}"))
     for lead in leads:
         first = _fill(lead, clause)
         if not fits(first):
