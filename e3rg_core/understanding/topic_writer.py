@@ -780,6 +780,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
+    (re.compile(r"^Who's going with you\?"), re.compile(r"\bwith (?:my|our)\b|\bas a family\b", re.IGNORECASE)),
     (re.compile(r"^How did you get it out"),
      re.compile(r"\b(?:hit|killed|stomped|squashed|smashed|sprayed|vacuumed|caught|trapped|swatted|threw)\b",
                 re.IGNORECASE)),
@@ -816,6 +817,19 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"money back\?$"), re.compile(r"\b(?:paid|pay|bought|buy|charged?|refund\w*|store|shop|restaurant|"
                                              r"order\w*|scam\w*|dollars?|money|price|cost|sold|sells?)\b|\$",
                                              re.IGNORECASE)),
+    # the worst of a wait, only where something is awaited: not of a spider in the car or a power cut
+    (re.compile(r"worst part of waiting\?$"),
+     re.compile(r"\b(?:wait\w*|results?|hear back|appointments?|interviews?|surgery|operation|exams?|tests?|audition|"
+                r"trial|testify|tomorrow|tonight|next (?:week|month)|in (?:a|an|two|three|\d+) (?:days?|weeks?|months?))\b",
+                re.IGNORECASE)),
+    # preparing, only for what one prepares for: an exam or an interview, not a promotion hoped for or a job feared lost
+    (re.compile(r"^How are you (?:preparing|getting ready)|^Have you (?:been preparing|had time to prepare)"),
+     re.compile(r"\b(?:tests?|exams?|finals|midterms?|quiz|interviews?|presentation|speech|recital|audition|race|"
+                r"marathon|competition|tournament|tryouts?|debate|pitch|retake|game|match|show)\b", re.IGNORECASE)),
+    # who goes along, only on a trip or an outing: not to a new video game or the next film of a series
+    (re.compile(r"^Who's going with you\?"),
+     re.compile(r"\b(?:trip|vacation|holiday|travel\w*|flight|flying|cruise|concert|festival|visit\w*|camping|"
+                r"tickets?|party|wedding|reunion|park|beach|museum|zoo|going to (?-i:[A-Z])\w+)\b", re.IGNORECASE)),
     # a home just moved into, not one cleaned all weekend
     (re.compile(r"^How do you like it so far\?"),
      re.compile(r"\b(?:new|moved|moving|bought|just got|renovat\w*)\b", re.IGNORECASE)),
