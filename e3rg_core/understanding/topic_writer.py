@@ -760,7 +760,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Did you ever (?:find|get) it"), re.compile(r"\b(?:found|got it back|returned)\b", re.IGNORECASE)),
     (re.compile(r"^Was anyone hurt|^Are you okay|^Is everyone safe"),
      re.compile(r"\b(?:(?:no ?one|nobody)(?: else)? (?:was|got) hurt|(?:I'm|I am|we're|we are|everyone is|everyone's) "
-                r"(?:fine|okay|ok|safe)|hurt|injur\w+|hospital)\b", re.IGNORECASE)),
+                r"(?:fine|okay|ok|safe)|hurt|injur\w+|hospital|no damage)\b", re.IGNORECASE)),
     (re.compile(r"^How did you find out"), re.compile(r"\b(?:found out|caught|saw (?:him|her|them)|told me)\b",
                                                       re.IGNORECASE)),
     (re.compile(r"^When is the baby due|^When is the move|^When do you start|^Have you set a date"),
@@ -780,6 +780,17 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
+    # whether it still weighs, once they have said it is over: "yes i am totally relieved of that stress now"
+    (re.compile(r"still (?:on your mind|weighing on you|bothering you)|^Do you still think about it|"
+                r"^How are you coping|^Were you able to (?:let it go|move past it)|^How are you doing with it"),
+     re.compile(r"\b(?:reliev\w+|reliv\w+|(?:got|gotten|am|'m) over it|moved on|(?:got|was|is|all) settled|resolved|"
+                r"behind me|(?:fine|okay|ok|good|better) now)\b", re.IGNORECASE)),
+    # what it was like, once they have said how it was: "I couldn't stop smiling", "it was very disappointing"
+    (re.compile(r"^What was (?:it|that|the experience|that experience) like"),
+     re.compile(r"\b(?:pleasant\w*|smil\w+|relax\w*|sentimental|amazing|awesome|wonderful|fantastic|incredible|"
+                r"beautiful|lovely|perfect|magical|electrifying|disappointing|terrible|awful|horrible|(?:a )?blast|"
+                r"(?:was|felt|been) (?:so |very |really |pretty |just )?(?:great|fun|good|nice|bad|hard|scary))\b",
+                re.IGNORECASE)),
     (re.compile(r"^Who's going with you\?"), re.compile(r"\bwith (?:my|our)\b|\bas a family\b", re.IGNORECASE)),
     (re.compile(r"^How did you get it out"),
      re.compile(r"\b(?:hit|killed|stomped|squashed|smashed|sprayed|vacuumed|caught|trapped|swatted|threw)\b",
@@ -820,8 +831,8 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # the worst of a wait, only where something is awaited: not of a spider in the car or a power cut
     (re.compile(r"worst part of waiting\?$"),
      re.compile(r"\b(?:wait\w*|results?|hear back|appointments?|interviews?|surgery|operation|exams?|tests?|audition|"
-                r"trial|testify|tomorrow|tonight|next (?:week|month)|in (?:a|an|two|three|\d+) (?:days?|weeks?|months?))\b",
-                re.IGNORECASE)),
+                r"trial|testify|tomorrow|tonight|next (?:week|month)|"
+                r"in (?:a|an|two|three|\d+) (?:days?|weeks?|months?))\b", re.IGNORECASE)),
     # preparing, only for what one prepares for: an exam or an interview, not a promotion hoped for or a job feared lost
     (re.compile(r"^How are you (?:preparing|getting ready)|^Have you (?:been preparing|had time to prepare)"),
      re.compile(r"\b(?:tests?|exams?|finals|midterms?|quiz|interviews?|presentation|speech|recital|audition|race|"
@@ -830,6 +841,11 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Who's going with you\?"),
      re.compile(r"\b(?:trip|vacation|holiday|travel\w*|flight|flying|cruise|concert|festival|visit\w*|camping|"
                 r"tickets?|party|wedding|reunion|park|beach|museum|zoo|going to (?-i:[A-Z])\w+)\b", re.IGNORECASE)),
+    # a weight off, only once a worry or a burden is lifted: not of a car that hydroplaned on an empty road (said,
+    # "a weight off your shoulders" still fits a relief)
+    (re.compile(r"^Did it feel like a weight off"),
+     re.compile(r"\b(?:finally|results?|heard back|news|paid off|debts?|loans?|passed|negative|remission|all clear|"
+                r"cleared|diagnos\w+|worr\w+|stress\w*|deadline|done with|over with)\b", re.IGNORECASE)),
     # a home just moved into, not one cleaned all weekend
     (re.compile(r"^How do you like it so far\?"),
      re.compile(r"\b(?:new|moved|moving|bought|just got|renovat\w*)\b", re.IGNORECASE)),
@@ -987,6 +1003,15 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
                  # what weighs on the speaker, only of a worry, a regret or a thought that stays: not of "Black Mirror"
                  (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you)"), _WEIGHS),
+                 # the best part, only of an occasion or an outing: not of a bedtime routine or a view on people
+                 (re.compile(r"What was the best part"),
+                  re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
+                             r"played)\b", re.IGNORECASE)),
+                 # a day brightened, only by a kindness the speaker received: not by a car they lent their brother
+                 (re.compile(r"(?:make|brighten) your day"),
+                  re.compile(r"\b(?:gave|bought|brought|made|sent|helped|surprised|treated|paid|cooked|offered|took|"
+                             r"picked|fixed|returned|left)\b (?:\w+ ){0,3}?(?:me|us)\b|\b(?:for|to) (?:me|us)\b",
+                             re.IGNORECASE)),
                  # something to look forward to, only where the speaker said they look forward to it
                  (re.compile(r"something to look forward to"),
                   re.compile(r"\b(?:can'?t wait|cannot wait|looking forward|so ready for|excited (?:for|about))\b",

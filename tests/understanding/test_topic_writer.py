@@ -529,6 +529,16 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "My boss was in a car accident on the way to work."),
     ("How do you like it so far?", "I spent the whole weekend cleaning my apartment.",
      "We just moved into a new apartment."),
+    # told already: how it was, that it no longer weighs
+    ("What was that experience like?", "My childhood friend came to visit. I couldn't stop smiling.",
+     "My childhood friend came to visit last week."),
+    ("What was it like for you?", "I saw the car up close and it was very disappointing.", "I saw the car up close."),
+    ("Is it still weighing on you?", "I had a huge fight with my boss, but I'm totally relieved now.",
+     "I had a huge fight with my boss."),
+    ("How are you coping?", "My cat ran away last month. I got over it eventually.", "My cat ran away last month."),
+    ("Is everyone safe?", "The storm was awful, but I feel lucky to have had no damage.", "The storm was awful."),
+    ("Did it feel like a weight off?", "Thankfully I was the only car on the freeway when I skidded.",
+     "I finally paid off my student loans."),
     # no ground: nothing awaited, nothing to prepare for, no outing to go along on
     ("What's the worst part of waiting?", "I saw a huge spider in my car this weekend.",
      "I'm waiting to hear back about my biopsy."),
@@ -1710,6 +1720,19 @@ def test_wishes_and_weights_are_said_only_where_the_story_gives_them():
         assert not re.match(r"Oof|Ouch", answer) and "painful" not in answer, answer
     for answer in replies_to("My brother is going into surgery tomorrow.", stance="acknowledge", seeds=10):
         assert "painful" not in answer, answer
+
+
+def test_a_brightened_day_and_a_best_part_are_asked_only_where_they_fit():
+    """Read off tuning replies (seed 240), which question-fit readers found off: "Did it brighten your day?" to a
+    speaker who lent their brother a car (the kindness was theirs); "What was the best part?" to a bedtime routine."""
+    for answer in replies_to("I lent my brother my car this weekend while I was out of town.", stance="appreciate",
+                             seeds=20):
+        assert "your day" not in answer, answer
+    assert any("your day" in answer for answer in replies_to(
+        "My neighbor brought me soup when I was sick.", stance="appreciate", seeds=40))
+    for answer in replies_to("Every night before bed we read to our son.", "That is really awesome!",
+                             "It is. And it shows that he is listening.", stance="acknowledge_good", seeds=20):
+        assert "best part" not in answer, answer
 
 
 def test_mixed_news_fears_ahead_and_told_deeds_are_read_from_the_turn():
