@@ -780,6 +780,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
                 r"rehears\w+)\b", re.IGNORECASE)),
+    # how often they look at old things, once they have said they just came across them
+    (re.compile(r"^Do you (?:look at them|look back at them|go through them) often"),
+     re.compile(r"\b(?:found|stumbled (?:across|on|upon)|came across|ran across|dug up|rediscovered)\b",
+                re.IGNORECASE)),
     # whether it still weighs, once they have said it is over: "yes i am totally relieved of that stress now"
     (re.compile(r"still (?:on your mind|weighing on you|bothering you)|^Do you still think about it|"
                 r"^How are you coping|^Were you able to (?:let it go|move past it)|^How are you doing with it"),

@@ -537,6 +537,7 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
      "I had a huge fight with my boss."),
     ("How are you coping?", "My cat ran away last month. I got over it eventually.", "My cat ran away last month."),
     ("Is everyone safe?", "The storm was awful, but I feel lucky to have had no damage.", "The storm was awful."),
+    ("Do you look at them often?", "I stumbled across my old yearbook while cleaning.", "I love my old yearbooks."),
     ("Did it feel like a weight off?", "Thankfully I was the only car on the freeway when I skidded.",
      "I finally paid off my student loans."),
     # no ground: nothing awaited, nothing to prepare for, no outing to go along on
