@@ -679,7 +679,7 @@ _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
-    (re.compile(r"^How did (?:it|that|they|your \w+) (?:turn out|go)(?: for you| in the end)?\?"),
+    (re.compile(r"^How (?:did (?:it|that|they|your \w+) (?:turn out|go)(?: for you| in the end)?|was it)\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told: "I asked to get moved to the bar"
     (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"),
@@ -747,11 +747,14 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # "it was like I had no stress"
     (re.compile(r"^(?:Can you laugh about it now|Were you able to laugh it off)"),
      re.compile(r"\b(?:funny|hilarious|laugh\w*|lol|haha\w*)\b", re.IGNORECASE)),
-    (re.compile(r"^(?:How did you react|What was your reaction)"),
+    (re.compile(r"^(?:How did you react|What was your (?:first )?reaction)"),
      re.compile(r"\b(?:first thought|my reaction|I (?:screamed|cried|laughed|jumped|yelled|gasped|froze|squealed))\b",
                 re.IGNORECASE)),
     (re.compile(r"^What was (?:that|it|the)(?: experience)? like"),
-     re.compile(r"\b(?:it|that) was like\b|\bfelt like\b", re.IGNORECASE)),
+     re.compile(r"\b(?:it|that) was like\b|\bfelt like\b|\b(?:pleasant\w*|smil\w+|relax\w*|sentimental|amazing|awesome|"
+                r"wonderful|fantastic|incredible|beautiful|lovely|perfect|magical|electrifying|disappointing|terrible|"
+                r"awful|horrible|(?:a )?blast|(?:was|felt|been) (?:so |very |really |pretty |just )?(?:great|fun|good|"
+                r"nice|bad|hard|scary))\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
     (re.compile(r"^Did it ever show up"), re.compile(r"\b(?:came|arrived|showed up|got it|delivered)\b",
                                                     re.IGNORECASE)),
@@ -785,16 +788,11 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:found|stumbled (?:across|on|upon)|came across|ran across|dug up|rediscovered)\b",
                 re.IGNORECASE)),
     # whether it still weighs, once they have said it is over: "yes i am totally relieved of that stress now"
-    (re.compile(r"still (?:on your mind|weighing on you|bothering you)|^Do you still think about it|"
-                r"^How are you coping|^Were you able to (?:let it go|move past it)|^How are you doing with it"),
+    (re.compile(r"still (?:on your mind|weighing on you|bothering you)|^Do you (?:still think about|think back on) it|"
+                r"^How are you (?:coping|doing with it|holding up|dealing with it|handling it)|"
+                r"^Were you able to (?:let it go|move past it)"),
      re.compile(r"\b(?:reliev\w+|reliv\w+|(?:got|gotten|am|'m) over it|moved on|(?:got|was|is|all) settled|resolved|"
                 r"behind me|(?:fine|okay|ok|good|better) now)\b", re.IGNORECASE)),
-    # what it was like, once they have said how it was: "I couldn't stop smiling", "it was very disappointing"
-    (re.compile(r"^What was (?:it|that|the experience|that experience) like"),
-     re.compile(r"\b(?:pleasant\w*|smil\w+|relax\w*|sentimental|amazing|awesome|wonderful|fantastic|incredible|"
-                r"beautiful|lovely|perfect|magical|electrifying|disappointing|terrible|awful|horrible|(?:a )?blast|"
-                r"(?:was|felt|been) (?:so |very |really |pretty |just )?(?:great|fun|good|nice|bad|hard|scary))\b",
-                re.IGNORECASE)),
     (re.compile(r"^Who's going with you\?"), re.compile(r"\bwith (?:my|our)\b|\bas a family\b", re.IGNORECASE)),
     (re.compile(r"^How did you get it out"),
      re.compile(r"\b(?:hit|killed|stomped|squashed|smashed|sprayed|vacuumed|caught|trapped|swatted|threw)\b",
@@ -1006,7 +1004,8 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
                  # what weighs on the speaker, only of a worry, a regret or a thought that stays: not of "Black Mirror"
-                 (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you)"), _WEIGHS),
+                 (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you|bothering you)"),
+                  _WEIGHS),
                  # the best part, only of an occasion or an outing: not of a bedtime routine or a view on people
                  (re.compile(r"What was the best part"),
                   re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
@@ -1060,8 +1059,9 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                                                           r"tooth|teeth|root canal|migraine|injur\w*)\b",
                                                           re.IGNORECASE)),
                  # a sight, only of something seen or found: not of a sandwich packed for work
-                 (re.compile(r"make of it"), re.compile(r"\b(?:saw|seen|see|found|noticed|heard|watched|came across|"
-                                                         r"sight|spotted)\b", re.IGNORECASE)),
+                 (re.compile(r"make of it|^What did you think\?"),
+                  re.compile(r"\b(?:saw|seen|see|found|noticed|heard|watched|came across|sight|spotted)\b",
+                             re.IGNORECASE)),
                  # a scare, only of a fear or a danger: not of coffee spilt on a friend's laptop
                  (re.compile(r"scary time|(?:so|really) scary"),
                   re.compile(rf"{_FEARED.pattern}|{_DANGER.pattern}|\b(?:panic\w*|chills|goo?se?bumps|creep\w*|"
@@ -1081,7 +1081,7 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
                   (_SAYS_THINGS_WITH, re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                  r"left me)\b", re.IGNORECASE)),
-                  (re.compile(r"must feel"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
+                  (re.compile(r"must feel|bet that feels"), re.compile(r"\bfe(?:el|elt|eling)\b", re.IGNORECASE)),
                   # no getting ready for what is done and only waits on its answer: "I hope I get the job I
                   # interviewed for yesterday."
                   (re.compile(r"prepar|getting ready|feel ready"),

@@ -538,6 +538,8 @@ def test_a_happening_question_the_turn_answers_is_not_asked(reply):
     ("How are you coping?", "My cat ran away last month. I got over it eventually.", "My cat ran away last month."),
     ("Is everyone safe?", "The storm was awful, but I feel lucky to have had no damage.", "The storm was awful."),
     ("Do you look at them often?", "I stumbled across my old yearbook while cleaning.", "I love my old yearbooks."),
+    ("What was your first reaction?", "I won a gift card! I thought it was a scam, that was my first thought.",
+     "I won a gift card!"),
     ("Did it feel like a weight off?", "Thankfully I was the only car on the freeway when I skidded.",
      "I finally paid off my student loans."),
     # no ground: nothing awaited, nothing to prepare for, no outing to go along on
@@ -1721,6 +1723,26 @@ def test_wishes_and_weights_are_said_only_where_the_story_gives_them():
         assert not re.match(r"Oof|Ouch", answer) and "painful" not in answer, answer
     for answer in replies_to("My brother is going into surgery tomorrow.", stance="acknowledge", seeds=10):
         assert "painful" not in answer, answer
+
+
+def test_every_way_of_saying_a_line_meets_the_same_checks():
+    """A check keyed on a line's words must see all its ways, else a way added later slips past it: "What was your
+    first reaction?" was asked after "that was my first thought too", which stopped its other six ways. Two checks
+    are meant for some ways: an opening word ("Oof" at a death), and time to soak in, which "Enjoy every bit of it!"
+    does not presume (gating all its ways left the stance without a comment, and the fallback parroted)."""
+    from e3rg_core.understanding import topic_writer
+    lines = [line for frames in FRAMES.values() for part in (frames.reactions, frames.questions, frames.comments)
+             for line in part]
+    lines += [line for reactions, questions in topic_writer._EVENT_LINES.values() for line in reactions + questions]
+    ways: dict[str, set[str]] = {}
+    for line in lines:
+        ways.setdefault(line.spec, set()).add(line.text)
+    tables = (topic_writer._ANSWERED, topic_writer._ASKED_ONLY_AFTER, topic_writer._SAID_ONLY_OF,
+              topic_writer._NEVER_SAID_OF)
+    checks = [says for pairs in tables for says, _ in pairs if not says.pattern.startswith(("^(?:Oof", "Soak"))]
+    split = [(check.pattern, sorted(texts)) for check in checks for texts in ways.values()
+             if 0 < sum(bool(check.search(text)) for text in texts) < len(texts)]
+    assert not split, split
 
 
 def test_a_brightened_day_and_a_best_part_are_asked_only_where_they_fit():
