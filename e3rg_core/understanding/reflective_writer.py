@@ -397,6 +397,8 @@ ASKS_THE_LISTENER = re.compile(rf"\b{_TELLS}(?:you|your|u)\b[^.!?]*\?\W*$|"
                                r"(?! (?:even )?(?:believe|imagine)\b)[^.!?]*$", re.IGNORECASE)
 GREETING = re.compile(r"\W*(?:(hi|hello|hey|hiya|howdy|good (morning|afternoon|evening))( there)?|"
                       r"(?:is )?any(?:one|body) (?:here|there|around|home))\W*", re.IGNORECASE)
+
+
 def _paired(openings: tuple[str, ...], questions: tuple[str, ...]) -> tuple[str, ...]:
     """Every opening with every question: small talk said many ways, not one reply to many speakers."""
     return tuple(f"{start} {question}" for start in openings for question in questions)

@@ -728,7 +728,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How old\b"), re.compile(r"\bold\b|\bborn\b|\bhad (?:a|an|my|our)\b|\bused to\b", re.IGNORECASE)),
     (re.compile(r"^How long have you had\b"), re.compile(r"\b(?:new|just (?:got|bought)|finally (?:got|bought))\b",
                                                           re.IGNORECASE)),
-    (re.compile(r"^Who's going|^Who did you go"), re.compile(r"\bwith (?:my|our|a|some)\b", re.IGNORECASE)),
+    (re.compile(r"^Who's going|^Who did you go"),
+     re.compile(r"\bwith (?:my|our|a|some)\b|\bas a family\b", re.IGNORECASE)),
     (re.compile(r"^Where (?:are you headed|did you go)"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
     (re.compile(r"^What's the \w+ for\?"),
@@ -793,7 +794,6 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"^Were you able to (?:let it go|move past it)"),
      re.compile(r"\b(?:reliev\w+|reliv\w+|(?:got|gotten|am|'m) over it|moved on|(?:got|was|is|all) settled|resolved|"
                 r"behind me|(?:fine|okay|ok|good|better) now)\b", re.IGNORECASE)),
-    (re.compile(r"^Who's going with you\?"), re.compile(r"\bwith (?:my|our)\b|\bas a family\b", re.IGNORECASE)),
     (re.compile(r"^How did you get it out"),
      re.compile(r"\b(?:hit|killed|stomped|squashed|smashed|sprayed|vacuumed|caught|trapped|swatted|threw)\b",
                 re.IGNORECASE)),
