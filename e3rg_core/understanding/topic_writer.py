@@ -20,7 +20,7 @@ import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .events import EVENTS, tells_news, told_events
-from .prompts import listener_stance, vote_lean
+from .prompts import LISTENER_STANCE, listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
 from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, MEMORY_TOLD,
@@ -416,7 +416,8 @@ FRAMES: dict[str, Frames] = {
         _lines("{That kind of thing means a lot/That kind of thing goes a long way/Things like that mean a lot/"
                "Things like that go a long way/A little kindness goes a long way}.",
                "People like that make the world {kinder/a better place}.",
-               "It's the little things that {count/matter}.",)),
+               "It's the little things that {count/matter}.", "Bonds like that are {special/a real gift/precious}.",
+               "You can tell how much it means to you.")),
     "reminisce": Frames(
         _lines("{Aw/Oh/Aww}, that sounds {so special/really special}.",
                "{Aw, /Oh, /}that must bring back {so many/a lot of/all kinds of} memories.",
@@ -442,6 +443,17 @@ FRAMES: dict[str, Frames] = {
                _FEEL_ABOUT_IT_NOW, "past|person:What did {topic} say?"),
         _lines("That must have been {quite a shock/such a shock/a real shock}.",
                "feeling:No wonder you were {feeling}!")),
+    # an impressed vote with no glad news of the speaker's own: a feat seen or heard of is admired, not "Aw, that's
+    # lovely." ("i once saw a man lift a car all by himself!")
+    "admire": Frames(
+        _lines("{Wow/Whoa/Oh wow}, that's impressive!", "{Wow, /Whoa, /}how impressive!",
+               "{Wow/Whoa}, that's {amazing/incredible}!", "That's {seriously/really} impressive!",
+               "person:Wow, {topic} sounds {so talented/really talented/amazing}!"),
+        _lines("person:How did {topic} learn to do that?", "past|What did you make of it?", "past|How did you react?",
+               "past|Were you there to see it?"),
+        _lines("That takes real {skill/talent}.", "Some people are just amazing.",
+               "That must have been quite something.",
+               _LOVE_HEARING_IT)),
     "interest": Frames(
         _lines("{Oh/Ah/Aw}, that's {nice/really nice/so nice}!", "{Oh/Ah}, how nice.", "{Oh/Ooh/Ah}, I like that.",
                "{Oh/Aw/Ah}, that's {lovely/really lovely/so lovely}.",
@@ -855,7 +867,7 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 # Which side of the news a stance is on, for the questions about what happened (`events`); others get neither.
 # A loss is asked about only as a loss (its frames), whatever else the turn tells.
 _SIDE = {**dict.fromkeys(("celebrate", "savor", "look_forward", "appreciate", "reminisce", "interest",
-                          "acknowledge_good"),
+                          "admire", "acknowledge_good"),
                          "good"),
          **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
                           "acknowledge_bad"), "bad")}
@@ -880,6 +892,11 @@ _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|
 _ENVIED = re.compile(r"\b(?:envy|envious|jealous|wish (?:I|that|it)|lucky|bought|brand new|new|won|gets? to|got to|"
                      r"promot\w+|vacation|trip|cruise|rich|famous|gets? (?:all )?the best|"
                      r"dream (?:car|job|house|home|school|trip))\b", re.IGNORECASE)
+# Another's luck, the ground for envy where the vote is torn: "My coworker got the promotion I was going for".
+_ANOTHERS_LUCK = re.compile(r"\b(?:(?:my|our) (?:\w+ )?(?:friend|coworker|co-worker|colleague|neighbou?r|sister|"
+                            r"brother|cousin|sibling|classmate|roommate)s?|someone|somebody|everyone|he|she|they)"
+                            r"(?: \w+){0,2}? (?:got|gets|won|wins|has|had|bought|received|landed|earned|owns)\b",
+                            re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
@@ -1010,6 +1027,13 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"What was the best part"),
                   re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
                              r"played)\b", re.IGNORECASE)),
+                 # a kind deed, only where one was done: not "What a kind thing to do." to "I have such a big heart"
+                 (re.compile(r"(?:kind|thoughtful|lovely) thing to do|[Hh]ow kind|so kind!|kindness goes|"
+                             r"go(?:es)? a long way|means? a lot"),
+                  re.compile(r"\b(?:offer\w*|help\w*|gave|give[ns]?|giving|bought|made|brought|lent|loaned|donat\w*|"
+                             r"volunteer\w*|paid|pays|cooked|fixed|returned|rescued|adopted|shared|sent|surprised|"
+                             r"treated|watch(?:ed)? (?:our|my|the) kids|drove|picked (?:me|us)|took care|look(?:ed)? "
+                             r"after|care (?:for|of)|support\w*|stay(?:ed)? with)\b", re.IGNORECASE)),
                  # a day brightened, only by a kindness the speaker received: not by a car they lent their brother
                  (re.compile(r"(?:make|brighten) your day"),
                   re.compile(r"\b(?:gave|bought|brought|made|sent|helped|surprised|treated|paid|cooked|offered|took|"
@@ -1131,6 +1155,10 @@ _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "ack
                                "validate", "reassure", "ease", "ease_guilt", "interest", "disgust"})
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
                          r"passed(?! wind| gas| out| away| by| on)|"
+                         # "I actually did and it wasnt that bad", "I did jump off of the smallest one. That was really
+                         # fun!"
+                         r"(?:was|wasn'?t|was not) (?:that|too|so|as) bad|(?:it|that) was (?:really |so |actually )?"
+                         r"(?:pretty )?(?:fun|funny)|"
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
                          r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it|"
@@ -1139,6 +1167,14 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
                          r"being (?:okay|ok|fine|great|alright))|"
                          r"(?:was|were) (?:so |really |very )?(?:kind(?! of)|nice|friendly|welcoming))\b",
                          re.IGNORECASE)
+# An attempt that waits on its answer, and the answers: "I applied for my dream job" is no job won yet.
+_TRIED = re.compile(r"\b(?:appl(?:y|ied|ying)|interview\w*|audition\w*|tr(?:y|ied|ying) out|submitted|sent in)\b",
+                    re.IGNORECASE)
+_ANSWERED_ATTEMPT = re.compile(rf"{_CAME_RIGHT.pattern}|\b(?:hired|offered|accepted|rejected|turned (?:me|us) down|"
+                               r"aced|nailed|failed|didn'?t get|start(?:s|ed|ing)?|got (?:an? |the |my )?(?:\w+ )?"
+                               r"(?:job|offer|call|callback|part|role|position|spot|interview|audition|promotion|"
+                               r"response|result|news|answer))\b",
+                               re.IGNORECASE)
 # Good news only wished for: "It would be awesome if I got the job"
 _WISHED = re.compile(r"\b(?:would|it'd|that'd) be (?:\w+ )?(?:awesome|great|nice|amazing|wonderful|cool) if\b",
                      re.IGNORECASE)
@@ -1412,10 +1448,15 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
         # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
         stance = "reassure"
+    # an application or an interview still waits on its answer: "Man I felt good when I applied for my job!" is
+    # wished luck, not congratulated on the job
+    awaiting = _TRIED.search(story) is not None and not _ANSWERED_ATTEMPT.search(story)
+    if stance == "celebrate" and awaiting:
+        stance = "look_forward"
     if _WISHED.search(latest):
         # "It would be awesome if I got the job": still ahead, whatever its verbs' tense
         time = "future"
-    if stance == "look_forward" and time == "now" and latest_news == (False, True):
+    if stance == "look_forward" and time == "now" and latest_news == (False, True) and not awaiting:
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
         stance = "celebrate"
     if stance == "surprise" and opening and len(latest.split()) <= 3 and not any(latest_news):
@@ -1455,7 +1496,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if yes_no is not None and stance not in ("loss", "illness", "relief", "surprise") and _SIDE.get(stance) != yes_no:
         # "Yeah, I'm fine" to "Are you alright?" is a relief after bad news, not met with outrage again
         stance = "relief" if yes_no == "good" and time != "future" and news(story) == (True, False) else "acknowledge"
-    if stance in ("interest", "savor") and heard == "bad" and not latest_news[1]:
+    if stance in ("interest", "admire", "savor") and heard == "bad" and not latest_news[1]:
         # a glad vote with nothing glad told, after the listener met the story with sympathy: not "Aw, that's lovely."
         # to "It started off at 150k so I've paid a lot but it's still crazy."
         stance = "acknowledge"
@@ -1506,7 +1547,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if stance == "look_forward" and time == "past":
             # hope for what has already happened: gladness for good news ("I got the job offer!"), else a hedge by
             # its news; never good luck
-            stance = "celebrate" if good and not bad else "acknowledge"
+            stance = "celebrate" if good and not bad and not awaiting else "acknowledge"
         if stance == "acknowledge" and not (bad or good or settled) and lean is not None:
             # words that tell no news, under a vote that leans one way: "I had to spend the whole weekend by myself."
             bad, good = lean == "bad", lean == "good"
@@ -1761,11 +1802,18 @@ class TopicReplyWriter(ReplyWriter):
             # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
             # good." after "my dog is really sick": the illness's
             stance = earlier
+        if (stance == "acknowledge" and voted.name == "acknowledge" and LISTENER_STANCE[emotion.fine].name == "envy"
+                and _ANOTHERS_LUCK.search(story)):
+            # envy won a vote that glad votes made a hedge, over another's luck: "My friend got accepted into Harvard.
+            # I'm stuck at community college." is met as envy, not with "Aw, that's nice."
+            stance = "envy"
         if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)
                 and not _INDULGED.search(told)):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many
             # sweets is, more or less)
             stance = "ease_guilt"
+        if stance == "interest" and emotion.fine == "impressed":
+            stance = "admire"
         text = topic_reply(history, stance, rank, vote_lean(emotion))
         if text is None or not fits(text):
             return self.fallback.reply(request, emotion)[0], False

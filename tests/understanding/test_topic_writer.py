@@ -1873,3 +1873,47 @@ def test_a_scare_is_not_named_twice():
                              "I sat by the window the whole time, I have never been so scared.", stance="reassure",
                              seeds=60):
         assert len(re.findall(r"\b(?:scar|frighten)\w*", answer, re.I)) <= 1, answer
+
+
+def test_reactions_keep_to_what_the_story_grounds():
+    """Read off tuning replies (seed 243) that reaction-fit readers found off: "Huge congrats on the job!" to an
+    interview not yet answered; "how scary" after "it wasnt that bad"; "What a kind thing to do." to "I have such a
+    big heart"."""
+    for turn in ("I interviewed for a job. I know I gave great answers and walked away feeling like the job was mine.",
+                 "Man I felt good when I applied for my job!"):
+        for stance in ("celebrate", "look_forward"):
+            for answer in replies_to(turn, stance=stance, seeds=10):
+                assert not re.search(r"congrat|proud|earned|celebrate", answer, re.I), answer
+    assert any(re.search(r"congrat", answer, re.I) for answer in replies_to(
+        "I interviewed for a job last week and they offered it to me!", stance="celebrate", seeds=20))
+    for answer in replies_to("Last night my GPS sent me down a dark and scary road.", "Please tell me you didn't.",
+                             "I was very nervous. I actually did and it wasnt that bad", stance="reassure", seeds=10):
+        assert not re.search(r"how scary|that's scary|sorry", answer), answer
+    for answer in replies_to("I have such a big heart, i love my people.", stance="appreciate", seeds=20):
+        assert not re.search(r"thing to do|kind(?:ness)?\b|long way|means a lot", answer), answer
+    assert any("thing to do" in answer for answer in replies_to(
+        "My neighbor brought me soup when I was sick.", stance="appreciate", seeds=40))
+
+
+def test_a_feat_is_admired_and_another_s_luck_is_met_as_envy():
+    """An impressed vote with no glad news of the speaker's own was met with "Aw, that's lovely." ("i once saw a man
+    lift a car all by himself!"), and a jealous vote that glad votes made a hedge with "Aw, that's nice." ("My friend
+    got accepted into Harvard")."""
+    writer = TopicReplyWriter()
+    impressed = voted_only("impressed")
+    for seed in range(10):
+        request = said("i once saw a man lift a car all by himself!" + " " * seed)
+        answer, written = writer.reply(request, impressed)
+        assert written and re.search(r"impressive|amazing|incredible", answer, re.I), answer
+        assert not re.search(r"lovely|nice", answer), answer
+    torn = EmotionResult("jealous", coarse_of("jealous"), (Vote("text", "text", "jealous", 0.9),
+                                                           Vote("face", "face", "joyful", 0.9)), "test")
+    for seed in range(10):
+        request = said("My friend got accepted into Harvard University. That's my dream school, and I'm stuck at "
+                       "community college." + " " * seed)
+        answer, written = writer.reply(request, torn)
+        assert written and not CHEER.search(answer), answer
+    # not every torn vote for jealousy is envy: a gift to the speaker is no one else's luck
+    for seed in range(10):
+        answer, _ = writer.reply(said("my parents want to get me a brand new camaro !" + " " * seed), torn)
+        assert not re.search(r"hard feeling|human feeling|natural|compare|your turn", answer), answer
