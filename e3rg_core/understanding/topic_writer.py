@@ -897,6 +897,12 @@ _ANOTHERS_LUCK = re.compile(r"\b(?:(?:my|our) (?:\w+ )?(?:friend|coworker|co-wor
                             r"brother|cousin|sibling|classmate|roommate)s?|someone|somebody|everyone|he|she|they)"
                             r"(?: \w+){0,2}? (?:got|gets|won|wins|has|had|bought|received|landed|earned|owns)\b",
                             re.IGNORECASE)
+# Another's feat, the ground for admiring one: "my brother landed a 900", "i once saw a man lift a car"
+_ANOTHERS_FEAT = re.compile(rf"\b(?:he|she|they|someone|somebody|(?:a|the|this|that) (?:man|guy|woman|lady|person|kid|"
+                            rf"girl|boy)|(?:my|our|his|her) (?:\w+ )?(?:{'|'.join(KINDS['person'].split())}|"
+                            rf"{'|'.join(KINDS['pet'].split())}))(?:'s| (?:\w+ ){{0,3}}?(?:\w+ed|was|is|can|could|"
+                            r"did|made|ran|won|caught|lift\w*|built|juggl\w*|learn\w*|play\w*|does|has|had|got))\b",
+                            re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
@@ -946,6 +952,11 @@ _DANGER = re.compile(r"\b(?:hurt|injur\w*|(?<!by )accident|crash\w*|fell|fall|si
 # Someone who could be rude: not the rain ("Wow, that's so rude." to a cookout rained out)
 _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|man|woman|person|stranger|driver|"
                       r"customer|they|he|she)\b", re.IGNORECASE)
+# Someone who could have done the speaker wrong: a person, or a company, a shop or an office
+_WRONGDOER = re.compile(rf"{_SOMEONE.pattern}|\b(?:{'|'.join(KINDS['person'].split())}|company|bank|landlord|"
+                        r"service|provider|store|shop|restaurant|waiter|waitress|staff|manager|school|police|cops?|"
+                        r"officer|airline|carrier|insurance|mail|girls?|guys?|boys?|ex|everyone|nobody|no one)\b",
+                        re.IGNORECASE)
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
                      r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
@@ -1027,6 +1038,10 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"What was the best part"),
                   re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
                              r"played)\b", re.IGNORECASE)),
+                 # a wrong, only where someone could have done it: not "Seriously? That's not okay." to a phone that
+                 # fell off the car's roof, or to rain
+                 (re.compile(r"not okay|not fair|not cool|out of line|deserved? better|terrible thing to do"),
+                  _WRONGDOER),
                  # a kind deed, only where one was done: not "What a kind thing to do." to "I have such a big heart"
                  (re.compile(r"(?:kind|thoughtful|lovely) thing to do|[Hh]ow kind|so kind!|kindness goes|"
                              r"go(?:es)? a long way|means? a lot"),
@@ -1812,7 +1827,7 @@ class TopicReplyWriter(ReplyWriter):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many
             # sweets is, more or less)
             stance = "ease_guilt"
-        if stance == "interest" and emotion.fine == "impressed":
+        if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
             stance = "admire"
         text = topic_reply(history, stance, rank, vote_lean(emotion))
         if text is None or not fits(text):

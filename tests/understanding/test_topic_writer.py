@@ -1877,8 +1877,8 @@ def test_a_scare_is_not_named_twice():
 
 def test_reactions_keep_to_what_the_story_grounds():
     """Read off tuning replies (seed 243) that reaction-fit readers found off: "Huge congrats on the job!" to an
-    interview not yet answered; "how scary" after "it wasnt that bad"; "What a kind thing to do." to "I have such a
-    big heart"."""
+    interview not yet answered; "how scary" after "it wasnt that bad"; "Seriously? That's not okay." to a phone that
+    fell off the car's roof; "What a kind thing to do." to "I have such a big heart"."""
     for turn in ("I interviewed for a job. I know I gave great answers and walked away feeling like the job was mine.",
                  "Man I felt good when I applied for my job!"):
         for stance in ("celebrate", "look_forward"):
@@ -1889,6 +1889,12 @@ def test_reactions_keep_to_what_the_story_grounds():
     for answer in replies_to("Last night my GPS sent me down a dark and scary road.", "Please tell me you didn't.",
                              "I was very nervous. I actually did and it wasnt that bad", stance="reassure", seeds=10):
         assert not re.search(r"how scary|that's scary|sorry", answer), answer
+    for turn in ("I am so upset! My phone was on top of my car and it fell off and shattered",
+                 "i was upset sitting in traffic yesterday"):
+        for answer in replies_to(turn, stance="validate", seeds=20):
+            assert not re.search(r"not okay|not fair|not cool|out of line|deserved? better", answer), answer
+    assert any(re.search(r"not okay|not fair|not cool|out of line|deserved? better", answer) for answer in replies_to(
+        "My landlord kept my whole deposit for a scratch that was there when I moved in.", stance="validate", seeds=20))
     for answer in replies_to("I have such a big heart, i love my people.", stance="appreciate", seeds=20):
         assert not re.search(r"thing to do|kind(?:ness)?\b|long way|means a lot", answer), answer
     assert any("thing to do" in answer for answer in replies_to(
@@ -1906,6 +1912,9 @@ def test_a_feat_is_admired_and_another_s_luck_is_met_as_envy():
         answer, written = writer.reply(request, impressed)
         assert written and re.search(r"impressive|amazing|incredible", answer, re.I), answer
         assert not re.search(r"lovely|nice", answer), answer
+        # the speaker's own good news is no feat seen: not "That's seriously impressive!" to a job they got
+        answer, _ = writer.reply(said("I was very pleased to get this job" + " " * seed), impressed)
+        assert not re.search(r"impressive|talented|incredible", answer), answer
     torn = EmotionResult("jealous", coarse_of("jealous"), (Vote("text", "text", "jealous", 0.9),
                                                            Vote("face", "face", "joyful", 0.9)), "test")
     for seed in range(10):
