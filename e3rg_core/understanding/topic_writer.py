@@ -1015,7 +1015,9 @@ _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|
                            r"dumb|stupid|(?:like )?an? (?:idiot|loser|fool)|(?:I'm|I am|I was) so \w+|depressing|"
                            r"(?:breaks|broke) my heart|weigh\w* (?:heavy |heavily )?on (?:my mind|me)|tensed?|"
                            r"(?:didn't|did not|don't) like|nerves|butterfl\w+|scares? me|astonish\w*|stunned|"
-                           r"appreciat\w+|elated|relaxed)\b",
+                           r"appreciat\w+|elated|relaxed|terrif\w+|scary|boring|broke me|stoked|crushed|gutted|pissed|"
+                           r"miss(?:ed|ing)? (?:him|her|them|it|you|my|our|the)|hard to (?:deal|handle|take)|"
+                           r"wanted to (?:cry|scream|die|throw|hit|punch|kill|hide))\b",
                            re.IGNORECASE)
 # A feeling or a view the speaker gives: what "I hear you" and "That makes sense" answer.
 _VIEW = re.compile(rf"{_FEELING_WORD.pattern}|\b(?:think|thought|believe|guess|suppose|should\w*|wish|want\w*|prefer|"
