@@ -955,7 +955,8 @@ _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|m
 # Someone who could have done the speaker wrong: a person, or a company, a shop or an office
 _WRONGDOER = re.compile(rf"{_SOMEONE.pattern}|\b(?:{'|'.join(KINDS['person'].split())}|company|bank|landlord|"
                         r"service|provider|store|shop|restaurant|waiter|waitress|staff|manager|school|police|cops?|"
-                        r"officer|airline|carrier|insurance|mail|girls?|guys?|boys?|ex|everyone|nobody|no one)\b",
+                        r"officer|airline|carrier|insurance|mail|girls?|guys?|boys?|ex|everyone|nobody|no one|"
+                        r"some one)\b",
                         re.IGNORECASE)
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
 _FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
@@ -1044,6 +1045,10 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  # fell off the car's roof, or to rain
                  (re.compile(r"not okay|not fair|not cool|out of line|deserved? better|terrible thing to do"),
                   _WRONGDOER),
+                 # fury, only at someone or where the speaker told of it: not "I'd be livid too." to traffic
+                 (re.compile(r"livid|furious|so angry|so mad|maddening|infuriating"),
+                  re.compile(rf"{_WRONGDOER.pattern}|\b(?:mad|angry|anger|furious|pissed|livid|rage|rag(?:ed|ing)|"
+                             r"infuriat\w*|madden\w*|irritat\w*|fum(?:ing|ed)|boiling)\b", re.IGNORECASE)),
                  # a kind deed, only where one was done: not "What a kind thing to do." to "I have such a big heart"
                  (re.compile(r"(?:kind|thoughtful|lovely) thing to do|[Hh]ow kind|so kind!|kindness goes|"
                              r"go(?:es)? a long way|means? a lot"),

@@ -1877,8 +1877,9 @@ def test_a_scare_is_not_named_twice():
 
 def test_reactions_keep_to_what_the_story_grounds():
     """Read off tuning replies (seed 243) that reaction-fit readers found off: "Huge congrats on the job!" to an
-    interview not yet answered; "how scary" after "it wasnt that bad"; "Seriously? That's not okay." to a phone that
-    fell off the car's roof; "What a kind thing to do." to "I have such a big heart"."""
+    interview not yet answered; "how scary" after "it wasnt that bad"; "Seriously? That's not okay." and "I'd be livid
+    too." to a phone that fell off the car's roof and to traffic; "What a kind thing to do." to "I have such a big
+    heart"."""
     for turn in ("I interviewed for a job. I know I gave great answers and walked away feeling like the job was mine.",
                  "Man I felt good when I applied for my job!"):
         for stance in ("celebrate", "look_forward"):
@@ -1892,7 +1893,8 @@ def test_reactions_keep_to_what_the_story_grounds():
     for turn in ("I am so upset! My phone was on top of my car and it fell off and shattered",
                  "i was upset sitting in traffic yesterday"):
         for answer in replies_to(turn, stance="validate", seeds=20):
-            assert not re.search(r"not okay|not fair|not cool|out of line|deserved? better", answer), answer
+            assert not re.search(r"not okay|not fair|not cool|out of line|deserved? better|livid|furious|so angry|"
+                                 r"so mad|maddening|infuriating", answer), answer
     assert any(re.search(r"not okay|not fair|not cool|out of line|deserved? better", answer) for answer in replies_to(
         "My landlord kept my whole deposit for a scratch that was there when I moved in.", stance="validate", seeds=20))
     for answer in replies_to("I have such a big heart, i love my people.", stance="appreciate", seeds=20):
