@@ -1470,8 +1470,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
         # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
         stance = "reassure"
-    # an application or an interview still waits on its answer: "Man I felt good when I applied for my job!" is
-    # wished luck, not congratulated on the job
+    # an application or an interview still waits on its answer: "Man I felt good when I applied for my job!" is not
+    # congratulated on the job, but met gladly and asked about (or wished luck, while it is ahead)
     awaiting = _TRIED.search(story) is not None and not _ANSWERED_ATTEMPT.search(story)
     if stance == "celebrate" and awaiting:
         stance = "look_forward"
