@@ -50,6 +50,8 @@ KINDS: dict[str, str] = {
     "thing": "phone laptop computer tv gift present package order shoes dress ring",
 }
 _KIND_OF = {word: kind for kind, words in KINDS.items() for word in words.split()}
+# The words that name a person, as one alternation for the patterns that look for someone
+_PERSON_WORDS = "|".join(KINDS["person"].split())
 _PLURAL = frozenset("""friends sons daughters brothers sisters parents neighbors neighbours kids children grandparents
     cousins nephews nieces roommates coworkers co-workers siblings classmates dogs cats pets exams tests finals
     classes grades teeth holidays bills taxes shoes""".split())
@@ -899,7 +901,7 @@ _ANOTHERS_LUCK = re.compile(r"\b(?:(?:my|our) (?:\w+ )?(?:friend|coworker|co-wor
                             re.IGNORECASE)
 # Another's feat, the ground for admiring one: "my brother landed a 900", "i once saw a man lift a car"
 _ANOTHERS_FEAT = re.compile(rf"\b(?:he|she|they|someone|somebody|(?:a|the|this|that) (?:man|guy|woman|lady|person|kid|"
-                            rf"girl|boy)|(?:my|our|his|her) (?:\w+ )?(?:{'|'.join(KINDS['person'].split())}|"
+                            rf"girl|boy)|(?:my|our|his|her) (?:\w+ )?(?:{_PERSON_WORDS}|"
                             rf"{'|'.join(KINDS['pet'].split())}))(?:'s| (?:\w+ ){{0,3}}?(?:\w+ed|was|is|can|could|"
                             r"did|made|ran|won|caught|lift\w*|built|juggl\w*|learn\w*|play\w*|does|has|had|got))\b",
                             re.IGNORECASE)
@@ -953,7 +955,7 @@ _DANGER = re.compile(r"\b(?:hurt|injur\w*|(?<!by )accident|crash\w*|fell|fall|si
 _SOMEONE = re.compile(rf"{_RIFT.pattern}|\b(?:someone|somebody|people|guy|lady|man|woman|person|stranger|driver|"
                       r"customer|they|he|she)\b", re.IGNORECASE)
 # Someone who could have done the speaker wrong: a person, or a company, a shop or an office
-_WRONGDOER = re.compile(rf"{_SOMEONE.pattern}|\b(?:{'|'.join(KINDS['person'].split())}|company|bank|landlord|"
+_WRONGDOER = re.compile(rf"{_SOMEONE.pattern}|\b(?:{_PERSON_WORDS}|company|bank|landlord|"
                         r"service|provider|store|shop|restaurant|waiter|waitress|staff|manager|school|police|cops?|"
                         r"officer|airline|carrier|insurance|mail|girls?|guys?|boys?|ex|everyone|nobody|no one|"
                         r"some one)\b",
