@@ -201,6 +201,10 @@ def find_topic(text: str, stance: str) -> Topic | None:
                                                          re.IGNORECASE)):
         # someone else's: "My girlfriend's cat is sick" is not "your cat"
         owner = f"your {possessor.group(2).lower()}'s" if possessor.group(1) else "the"
+    elif not determiner and (bare := re.search(r"\b(?:my|our)\s+([A-Za-z-]+?)s\s+$", text[:match.start()],
+                                                re.IGNORECASE)) and _KIND_OF.get(bare.group(1).lower()) == "person":
+        # the apostrophe left out: "My girlfriends aunt just died" is not "your aunt"
+        owner = f"your {bare.group(1).lower()}'s"
     # an age is no modifier: "my 18 year old son" is not "your old son"
     aged = modifier == "old" and re.search(r"\byears?[- ]$", text[:match.start(2)]) is not None
     words = [owner, modifier, noun] if modifier and modifier != "first" and not aged else [owner, noun]
@@ -482,7 +486,7 @@ FRAMES: dict[str, Frames] = {
     "acknowledge": Frames(
         _lines("{Ah, /Yeah, /Oh, /Mm, /}I {hear you/totally hear you}.", "{Oh/Ah}, I see what you mean.",
                "{Oh/Ah}, gotcha.",
-               "{Oh/Ah}, that makes sense.", "{Oh/Ah}, I see.", "{Oh/Ah}, okay.",
+               "{Oh/Ah}, that makes sense.", "{Oh/Ah/Mm}, I see.", "{Ah/Oh}, got it.",
                "{Mm, /Oh, /}I understand.", "{Ah, /Oh, /}I get it.", "{Oh, /}I see where you're coming from."),
         _lines(_FEEL_ABOUT_IT,
                "past|What happened next?",
@@ -636,7 +640,8 @@ FRAMES: dict[str, Frames] = {
         _lines("{Everyone slips up/We all slip up/Everybody slips up} {sometimes/now and then}.",
                "Nobody gets it right {all the time/every time}.",
                "{Feeling bad about it/The fact that you feel bad} shows you care.",
-               "Be {kind to/gentle with} yourself.", "{You're/We're all} only human.")),
+               "Be {kind to/gentle with} yourself.", "{You're/We're all} only human.",
+               "It sounds like you {learned from it/really learned from it}.")),
     # "You'll never guess what I saw today.": the story is still to come
     "teaser": Frames(
         _lines("Ooh, do tell!", "Oh? I'm all ears.", "Ooh, I'm curious!", "Oh, tell me!"),
@@ -726,6 +731,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"\bhope (?:it|this|that|they|he|she) (?:isn't|is not|won't|doesn't|wasn't)\b", re.IGNORECASE)),
     (re.compile(r"^Has (?:it|that) happened before"),
      re.compile(r"\b(?:again|always|every|keeps?|kept|constantly|all the time|each time|whenever|so many|how many|"
+                r"lately|these days|"
                 r"first (?:time|experience)|sometimes|often|usually|when (?:people|workers|they|someone|drivers)|"
                 r"I get (?:so |really )?\w+ when)\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
@@ -873,8 +879,37 @@ _SIDE = {**dict.fromkeys(("celebrate", "savor", "look_forward", "appreciate", "r
                          "good"),
          **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
                           "acknowledge_bad"), "bad")}
-_GUILT = re.compile(r"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad|regret\w*|"
-                    r"shouldn't have|should have|ashamed|apologi[sz]e\w*|sorry)\b", re.IGNORECASE)
+# Feeling bad for someone is pity, not guilt: "I felt so bad for her" of a stray dog; not "I feel bad for lying", "i
+# hid it from my partner, i feel bad for it" nor "bad for the way I acted"
+_PITY_OBJECT = (r" for (?:him|her|them|those|these|the|a|an|my|his|their|our|this|people|everyone)\b"
+                r"(?! (?:way|things?|mistakes?|mess|lies?|trouble)\b)")
+_NOT_PITY = rf"(?!{_PITY_OBJECT})"
+_PITY = re.compile(rf"\bfe(?:el|lt|eling) (?:\w+ )?(?:bad|sorry){_PITY_OBJECT}", re.IGNORECASE)
+# Guilt the speaker tells; another's apology is not theirs ("He apologized, but I just hate that he forgot me")
+_GUILT = re.compile(rf"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad\b{_NOT_PITY}|"
+                    r"regret\w*|shouldn't have|should have|ashamed|(?<!he )(?<!she )(?<!they )apologi[sz]e\w*|"
+                    rf"sorry\b{_NOT_PITY})", re.IGNORECASE)
+# What the speaker did that a guilty vote can be about, where no guilt is told: not "A friend forgot his phone at the
+# library", nor "The milk I drank this morning went bad!"
+_OWN_MISDEED = re.compile(r"\bI (?:\w+ ){0,3}?(?:stole|lied|lie to|lying|cheated|forgot|skipped|cancel+ed|broke|"
+                          r"spill?t|spilled|blamed|yelled|snapped|bull(?:y|ied)|took|overslept|missed|ignored|lost|"
+                          r"dropped|failed|ruined|hurt|relapsed|deceiv\w*|betrayed|abus\w*|told|said|kept|borrowed|"
+                          r"sent|bought|ate|walked out|drank too much|was supposed to|messed up|screwed up|"
+                          r"made a (?:\w+ )?mistake|did (?:something|that|it|this|what)|"
+                          r"(?:was|got) (?:so |really |very )?(?:mean|rude|horrible|awful|late|drunk|caught|hungover)|"
+                          r"(?:didn't|did not|never|couldn't|could not) \w+)\b", re.IGNORECASE)
+# Care the speaker was given while ill, over time or in one deed: "My mother was always there for me when I was sick"
+# and "My neighbor brought me soup when I was sick" are thanked for, not condoled
+_CARE_OVER_TIME = re.compile(rf"\b(?:(?:was|were|has been|have been|is|are) (?:always |really )?there for me|"
+                             r"(?:took|takes|taking|take) (?:such )?(?:good )?care of me|look(?:ed|s|ing)? after me|"
+                             rf"caring (?:{_PERSON_WORDS})|nursed me|(?:stayed|stays) (?:by my side|with me))\b",
+                             re.IGNORECASE)
+_CARED_FOR = re.compile(rf"{_CARE_OVER_TIME.pattern}|\b(?:(?:brought|made|cooked) me (?:some |a )?(?:soup|food|dinner|"
+                        r"meals?|medicine|tea)|visited me)\b", re.IGNORECASE)
+# Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
+_LEFT_OUT = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
+                       r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|call (?:me|us))|"
+                       r"stood (?:me|us) up|left (?:me|us) out)\b", re.IGNORECASE)
 _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks?|junk food|soda|calories|nuts|"
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
@@ -887,7 +922,7 @@ _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|
                        re.IGNORECASE)
 # not "I fell off my diet", which is guilt
 _EMBARRASSED = re.compile(r"\b(?:embarrass\w*|humiliat\w*|awkward|fell(?! off (?:my|the|his|her) (?:diet|wagon))|"
-                          r"slipped|tripped|laugh\w*)\b", re.IGNORECASE)
+                          r"slipped|tripped|laugh\w*|passed (?:wind|gas)|farted|burped)\b", re.IGNORECASE)
 # Jealousy over a partner is hurt, not envy: "Do you think you'll get a chance too?" does not follow from it.
 _PARTNER = re.compile(r"\b(?:girlfriend|boyfriend|husband|wife|partner|fianc\w*|ex)\b", re.IGNORECASE)
 # What envy is of: someone else's things, luck or success. A "jealous" vote on a boss piling on work is not envy.
@@ -1051,6 +1086,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"livid|furious|so angry|so mad|maddening|infuriating"),
                   re.compile(rf"{_WRONGDOER.pattern}|\b(?:mad|angry|anger|furious|pissed|livid|rage|rag(?:ed|ing)|"
                              r"infuriat\w*|madden\w*|irritat\w*|fum(?:ing|ed)|boiling)\b", re.IGNORECASE)),
+                 (re.compile(r"learned from it"), re.compile(r"\blearn(?:ed|t)\b", re.IGNORECASE)),
                  # a kind deed, only where one was done: not "What a kind thing to do." to "I have such a big heart"
                  (re.compile(r"(?:kind|thoughtful|lovely) thing to do|[Hh]ow kind|so kind!|kindness goes|"
                              r"go(?:es)? a long way|means? a lot"),
@@ -1076,6 +1112,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  # an answer to a view, only where one was given: not "I see where you're coming from." to "I was
                  # able to find a new job after being fired"
                  (re.compile(r"see what you mean|coming from|feel the same way"), _VIEW),
+                 # and "I hear you." to a view or a complaint: "August is way too hot.", not "It is amethyst."
+                 (re.compile(r"hear you|I understand\.|I get it\."),
+                  re.compile(rf"{_VIEW.pattern}|\b(?:too|so much|a lot|hard|tough|tired|exhaust\w*|stuck|ugh|annoy\w*|"
+                             r"busy|boy|plate|(?:so|really|very) (?:hot|cold|long|late|slow|expensive|loud))\b",
+                             re.IGNORECASE)),
                  # agreement, only with a view or a reason given: not "That makes a lot of sense." to "It was a doll
                  # someone put next to me"
                  (re.compile(r"makes (?:a lot of )?sense|understandable"),
@@ -1126,6 +1167,12 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # no "Have you talked to your dad about it?" once he has died, or was dying two years back
                   (re.compile(r"talk(?:ed)? to \{topic\}|How are things with"),
                    re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
+                  # guilt as if it still weighed, not once it is made right: "oh yes she has (forgiven me)... I
+                  # learnt my lesson" is not "I can see you feel bad about it. Have you talked to your sister?"
+                  (re.compile(r"feel (?:really )?bad about it|still (?:on your mind|bothering you|weighing on you)|"
+                              r"make it right|talk(?:ed)? to \{topic\} about it"),
+                   re.compile(r"\b(?:forgave|forgiven|forgive me|learn(?:ed|t) (?:my|a|the|from)|made up|"
+                              r"(?:we're|we are) (?:fine|good|okay|ok|cool) now|apologi[sz]ed to)\b", re.IGNORECASE)),
                   # no "How are things with your girlfriend now?" once she has broken up with the speaker
                   (_SAYS_THINGS_WITH, re.compile(r"\b(?:broke up|broken up|dumped|divorc\w*|split up|"
                                                  r"left me)\b", re.IGNORECASE)),
@@ -1241,7 +1288,7 @@ def _fill(text: str, topic: Topic | None, feeling: str | None = None) -> str:
     filled = text.replace("{topic}", topic.phrase).replace("{Topic}", topic.phrase[:1].upper() + topic.phrase[1:])
     filled = filled.replace("{noun}", topic.noun)
     filled = re.sub(r"\{(be|Be|was|Was|s)\}", lambda m: verb[m.group(1)], filled)
-    return re.sub(r"\bpoor (your|his|her|their|the) ", r"\1 poor ", filled)
+    return re.sub(r"\bpoor (your|his|her|their|the) ((?:[\w-]+'s )?)", r"\1 \2poor ", filled)
 
 
 def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = None) -> bool:
@@ -1256,6 +1303,8 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
             return False
         if topic is not None and re.search(r"you two|miss most", line.text) and not topic.phrase.startswith("your"):
             return False    # "her dad died of cancer": not "Were you two close?" nor "What do you miss most about him?"
+        if topic is not None and "miss most" in line.text and "'s " in topic.phrase:
+            return False    # nor about "your girlfriend's aunt", whom the speaker may hardly have known
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
             return False
         return topic is not None and (line.kinds is None or topic.kind in line.kinds or any(
@@ -1444,6 +1493,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "comfort"
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
+    if stance == "ease_guilt" and _LEFT_OUT.search(story) and not _OWN_MISDEED.search(story):
+        # let down by another, not at fault: "I feel so bad" is hurt, and "It's clear you feel bad about it." blames
+        stance = "comfort"
     time = story_time(speaker)
     worried = stance in ("reassure", "ease", "ease_guilt") or stance in ("acknowledge", "look_forward") and \
         _FEARED.search(story)
@@ -1702,6 +1754,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # help this old man to cross the road")
         frames = replace(frames, comments=tuple(line for line in frames.comments
                                                 if not _SAYS_OTHERS_KINDNESS.search(line.text)))
+    if stance == "appreciate" and _CARE_OVER_TIME.search(story):
+        # care through an illness is no deed of one day: "My mother was always there for me when I was sick" is not
+        # asked "What did she say?" nor "Did it brighten your day?"
+        frames = replace(frames, questions=tuple(line for line in frames.questions
+                                                 if not re.search(r" say\?| your day\?", line.text)))
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)
@@ -1732,8 +1789,9 @@ def _content_stems(text: str) -> set[str]:
 
 def _stem(word: str) -> str:
     """A word's first five letters, and one stem for feel, feeling and felt: "I can tell you feel bad about it." is
-    not followed by "How are you feeling about it now?"."""
-    return "feel" if word.startswith("feel") or word == "felt" else word[:5]
+    not followed by "How are you feeling about it now?"; "yourself" whole, so that "Go easy on yourself." is not
+    followed by "Be gentle with yourself." ("yours" is too plain a stem to count)."""
+    return "feel" if word.startswith("feel") or word == "felt" else word if word.endswith("self") else word[:5]
 
 
 def _did(topic: Topic, deeds: re.Pattern, story: str, by_pronoun: bool = False) -> bool:
@@ -1826,6 +1884,8 @@ class TopicReplyWriter(ReplyWriter):
             # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
             # good." after "my dog is really sick": the illness's
             stance = earlier
+        if stance == "illness" and _CARED_FOR.search(told):
+            stance = "appreciate"
         if (stance == "acknowledge" and voted.name == "acknowledge" and LISTENER_STANCE[emotion.fine].name == "envy"
                 and _ANOTHERS_LUCK.search(story)):
             # envy won a vote that glad votes made a hedge, over another's luck: "My friend got accepted into Harvard.
@@ -1834,8 +1894,10 @@ class TopicReplyWriter(ReplyWriter):
         if (stance == "ease" and emotion.fine in ("guilty", "ashamed") and not _EMBARRASSED.search(told)
                 and not _INDULGED.search(told)):
             # guilt or shame voted, as for guilt told: a relapse or a cheating partner is no funny story (too many
-            # sweets is, more or less)
-            stance = "ease_guilt"
+            # sweets is, more or less); with no deed of the speaker's, or with pity, there is nothing to forgive, and
+            # the turn is heard by its news
+            stance = ("ease_guilt" if (_GUILT.search(story) or _OWN_MISDEED.search(story)) and not _PITY.search(story)
+                      else "acknowledge")
         if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
             stance = "admire"
         text = topic_reply(history, stance, rank, vote_lean(emotion))

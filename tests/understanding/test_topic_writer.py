@@ -238,6 +238,14 @@ def test_the_dead_are_not_to_be_talked_to():
 def test_what_someone_else_has_is_not_the_speakers():
     assert not told_events("So my neighbor just bought a new car to show off.", "good")
     assert find_topic("My girlfriend's cat is sick with cancer.", "illness").phrase == "your girlfriend's cat"
+    # the apostrophe left out, as speakers often do: not "I'm so sorry about your aunt. What do you miss most about
+    # her?"
+    assert find_topic("My girlfriends aunt just died.", "loss").phrase == "your girlfriend's aunt"
+    assert find_topic("My friends mother got diagnosed with cancer.", "illness").phrase == "your friend's mother"
+    for answer in replies_to("My girlfriends aunt just died.", stance="loss", seeds=20):
+        assert "miss most" not in answer and not re.search(r"your (?:poor )?aunt\b", answer), answer
+    for answer in replies_to("My friends mother got diagnosed with cancer.", stance="illness", seeds=20):
+        assert "your poor friend" not in answer and not re.search(r"your (?:poor )?mother\b", answer), answer
 
 
 def test_money_won_is_asked_about():
@@ -1932,3 +1940,62 @@ def test_a_feat_is_admired_and_another_s_luck_is_met_as_envy():
     for seed in range(10):
         answer, _ = writer.reply(said("my parents want to get me a brand new camaro !" + " " * seed), torn)
         assert not re.search(r"hard feeling|human feeling|natural|compare|your turn", answer), answer
+
+
+def test_guilt_is_eased_only_where_the_speaker_did_wrong():
+    """Read off tuning replies (seed 252): a guilty vote gave "It's clear you feel really bad about it." to a friend's
+    forgotten phone, to sour milk and to pity for a stray animal, "Everybody slips up now and then." to a friend who
+    missed the speaker's party, and "Have you talked to your sister about it?" to guilt long since forgiven."""
+    writer = TopicReplyWriter()
+    blaming = re.compile(r"feel (?:really )?bad about it|slips? up|beat yourself|hard on yourself|easy on yourself|"
+                         r"only human|make it right")
+    for fine in ("guilty", "ashamed"):
+        for turns in (("A friend forgot his phone at the library",),
+                      ("The milk I drank this morning went bad!", "That's no good, did you throw it out?",
+                       "Yes, but not before I drank some. :/"),
+                      ("I saw a stray dog covered in ticks yesterday.", "Oh no, what did you do?",
+                       "I took her home with me, I felt so bad for her."),
+                      ("My best friend had arranged my birthday party, but she did not attend, i feel so bad",)):
+            for seed in range(6):
+                answer, _ = writer.reply(said(*turns[:-1], turns[-1] + " " * seed), voted_only(fine))
+                assert not blaming.search(answer), (turns, answer)
+        # what the speaker did is still eased, told as guilt or not
+        for turn in ("I forgot my friend's birthday.", "I lied to my mother and i feel very uneasy",
+                     "I was hungry and took my co-workers food"):
+            answers = [writer.reply(said(turn + " " * seed), voted_only(fine))[0] for seed in range(6)]
+            assert all(blaming.search(answer) for answer in answers), answers
+    for answer in replies_to("When I was a teenager I ripped my sister's new dress and I felt terrible.",
+                             "Oh no! I hope she's forgiven you since then.",
+                             "oh yes she has, it was a while ago. Needless to say I learnt my lesson!",
+                             stance="ease_guilt", seeds=20):
+        assert not re.search(r"feel (?:really )?bad about it|still on your mind|talk(?:ed)? to|make it right",
+                             answer), answer
+        # one word of self-kindness, not two: "Go easy on yourself. Be gentle with yourself."
+        assert answer.count("yourself") < 2, answer
+
+
+def test_care_through_an_illness_is_thanked_for():
+    """"My mother was always there for me when I was sick" got "I'm so sorry, that sounds really hard." (tuning
+    seed 252)."""
+    writer = TopicReplyWriter()
+    for turn in ("My mother was always there for me when I was sick, annoyed and sad",
+                 "My mother has been a caring mom since i got ill a week ago"):
+        for seed in range(6):
+            answer, _ = writer.reply(said(turn + " " * seed), voted_only("caring"))
+            assert not SORROW.search(answer) and re.search(r"sweet|lovely|kind", answer), answer
+            assert not re.search(r"say\?|your day\?", answer), answer
+
+
+def test_i_hear_you_answers_a_view_or_a_complaint():
+    """"Mm, I hear you." was said to "Black Mirror" and "It is amethyst." (tuning seed 252)."""
+    for turns in (("When I came home, a TV show I had set to record was all ready to go", "What show was it?",
+                   "Black Mirror"),
+                  ("My grandma gave me a stone and said it was my birthstone.", "What birthstone is it.",
+                   "It is amethyst.")):
+        for answer in replies_to(*turns, stance="acknowledge", seeds=20):
+            assert not re.search(r"hear you|I understand\.|I get it\.", answer), answer
+    assert any("hear you" in answer for answer in replies_to("August is way too hot.", stance="acknowledge",
+                                                             seeds=30))
+    # "Has that happened before?" is not asked of what happens lately
+    for answer in replies_to("im frustrated by all the other drivers on the road lately", stance="validate", seeds=20):
+        assert "happened before" not in answer, answer
