@@ -224,9 +224,11 @@ def find_topic(text: str, stance: str) -> Topic | None:
     return Topic(noun, kind, " ".join(words), plural, pronoun, askable)
 
 
-# A feeling the speaker names, to say that it makes sense ("No wonder you felt proud!").
-_FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re)?(?(now)|(?: (?:was|were|am|felt|feel|got|get|became|"
-                      r"have been)|'ve been)) (?:\w+ ){0,2}?"
+# A feeling the speaker names, to say that it makes sense ("No wonder you felt proud!"); one had now ("I'm bummed", "i
+# feel so confident", "I have been so stressed") is marked, which "No wonder you felt ..." would answer in the wrong
+# tense.
+_FEELING = re.compile(r"\b(?:I|we)(?P<now>'m|'re| am| are| feel| get| have been|'ve been)?(?(now)|"
+                      r"(?: (?:was|were|felt|got|became))) (?:\w+ ){0,2}?"
                       r"(?:so |very |really |pretty |super |extremely |a (?:little|bit) )?"
                       r"(?P<feeling>nervous|scared|afraid|terrified|happy|proud|excited|sad|upset|angry|mad|furious|"
                       r"embarrassed|ashamed|shocked|surprised|relieved|grateful|thankful|lonely|impressed|annoyed|"
@@ -753,8 +755,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^Where (?:are you headed|did you go)"), re.compile(r"\b(?:to|in) [A-Z]")),
     (re.compile(r"kind did you get"), re.compile(r"\b[A-Z][a-z]+\b")),
     (re.compile(r"^What's the \w+ for\?"),
-     re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation) (?:for|with|about) "
-                r"(?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b", re.IGNORECASE)),
+     re.compile(r"\b(?:appointment|surgery|party|interview|project|gift|loan|presentation)(?: card)? "
+                r"(?:for|with|about) (?!tomorrow|today|tonight|next|this|\d)|\bfor (?:my|his|her|our)\b",
+                re.IGNORECASE)),
     (re.compile(r"^Do you (?:still think about it|think back on it)"),
      re.compile(r"\b(?:nostalgi\w*|think (?:about|of) (?:it|that|them|those|him|her)|remember\w*|reminds? me)\b",
                 re.IGNORECASE)),
@@ -1087,6 +1090,18 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                   re.compile(rf"{_WRONGDOER.pattern}|\b(?:mad|angry|anger|furious|pissed|livid|rage|rag(?:ed|ing)|"
                              r"infuriat\w*|madden\w*|irritat\w*|fum(?:ing|ed)|boiling)\b", re.IGNORECASE)),
                  (re.compile(r"learned from it"), re.compile(r"\blearn(?:ed|t)\b", re.IGNORECASE)),
+                 # praise and a celebration, only of something achieved or won: not "That's amazing, well done! How did
+                 # you celebrate?" to a weekend at Disney World told after "School starts back next week"
+                 (re.compile(r"[Ww]ell done|[Ww]ell deserved|proud|celebrat|[Cc]ongrat|earned|deserve it|"
+                             r"[Hh]ard work|achievement"),
+                  re.compile(r"\b(?:got(?! to)|get|gets|getting|won|win|wins|winning|pass(?:ed|ing)?|graduat\w*|"
+                             r"promot\w*|raise|accepted|hired|offer\w*|finish\w*|aced|did (?:\w+ )?(?:well|good|great)|"
+                             r"nailed|made it|earned|scored|tops|first place|achiev\w*|complet\w*|job|bought|sold|"
+                             r"saved|recogni[sz]ed|published|award\w*|engaged|married|pregnant|born|baby|results?|"
+                             r"grades?|degree|beat|record|licen[cs]e|certif\w*|proud|accomplish\w*|succe\w*|"
+                             r"master\w*|learn\w*|lost \d+|weight|goal|house|car|home|business|new|finally|paid off|"
+                             r"hard work|worked (?:\w+ )?hard|releas\w*|launch\w*|propos\w*|said yes|wedding|"
+                             r"first (?:word|steps?|tooth|day))\b", re.IGNORECASE)),
                  # a kind deed, only where one was done: not "What a kind thing to do." to "I have such a big heart"
                  (re.compile(r"(?:kind|thoughtful|lovely) thing to do|[Hh]ow kind|so kind!|kindness goes|"
                              r"go(?:es)? a long way|means? a lot"),
@@ -1672,7 +1687,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # about them?"
         topic = replace(topic, pronoun="she" if called.group(1) else "he")
     rng = random.Random(turn_seed(history, "topic"))
-    feeling = named_feeling(latest)
+    # a feeling had now is said back as one: "I can see why you'd feel stressed.", not "No wonder you felt stressed!"
+    feeling, felt = named_feeling(latest, now=True), named_feeling(latest) is not None
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
     told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
     specific = tuple(line for _, questions in told for line in questions)
@@ -1686,7 +1702,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     listener_said = _content_stems(" ".join(u.utterance for u in history if u.role == "listener"))
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
-        usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)]
+        usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)
+                  and (felt or "felt {feeling}" not in line.text)]
         named = [line for line in usable if "{topic}" in line.text.lower() or line.kinds not in (None, _SELF)]
         # lines about the topic's kind first, most of the time: they are the ones that follow from the story
         for group in ((named, usable) if rng.random() < 0.7 else (usable,)):

@@ -1999,3 +1999,25 @@ def test_i_hear_you_answers_a_view_or_a_complaint():
     # "Has that happened before?" is not asked of what happens lately
     for answer in replies_to("im frustrated by all the other drivers on the road lately", stance="validate", seeds=20):
         assert "happened before" not in answer, answer
+
+
+def test_praise_and_a_feeling_said_back_keep_to_what_was_told():
+    """Read off the blind rating of tuning replies (seed 252): "That's amazing, well done! You must be so proud. How
+    did you celebrate?" to a weekend at Disney World; "No wonder you felt confident!" to "i feel so confident"; "What's
+    the gift for?" to a gift card whose purpose was just told."""
+    disney = ("School starts back next week so last weekend I took my girls to Disney World.",
+              "OH wow! I bet you all had a blast!!", "Yes we did they loved it, the shows and rides were so fun.")
+    for answer in replies_to(*disney, stance="celebrate", seeds=20):
+        assert not re.search(r"well done|proud|celebrat|congrat", answer, re.I), answer
+    assert any(re.search(r"congrat", answer, re.I) for answer in replies_to(
+        "When i proposed to my girlfriend, she said yes! I was so happy", stance="celebrate", seeds=20))
+    for answer in replies_to("i am beginning to realise in my abilities and i feel so confident in them",
+                             stance="interest", seeds=20):
+        assert "felt confident" not in answer, answer
+    assert any("feel stressed" in answer for answer in replies_to(
+        "I've been very stressed out at work. I hired a new office manager and I'm having issues trusting her.",
+        stance="acknowledge", seeds=30))
+    for answer in replies_to("Going to the doctor tomorrow for the first time since 2001.", "It will be okay.",
+                             "I'm only going because my insurance gives me a gift card for going.",
+                             stance="acknowledge_bad", seeds=30):
+        assert "gift for" not in answer, answer
