@@ -337,7 +337,8 @@ FRAMES: dict[str, Frames] = {
                "future|Do you know what happens next?", "past|Are things getting any better?"),
         _lines(f"{_PEOPLE}:I really hope {{topic}} {{be}} feeling better soon.",
                "I hope things {turn around/get better} soon.",
-               "That's {a lot/so much} to deal with.", "future+now|Waiting like that is {so hard/the worst}.")),
+               "That's {a lot/so much} to deal with.", "future+now|Waiting like that is {so hard/the worst}.",
+               "I can't imagine {how hard this is/what you're going through}.")),
     # relief, or hope for it: "I have a Dr appointment tomorrow to make sure my cancer is still in remission"
     "relief": Frames(
         _lines("past+now|{Oh, /Phew, /}what a relief!",
@@ -707,9 +708,14 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
                 r"them)|left|moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|"
                 r"apologi[sz]ed|screamed|ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|"
-                r"them|911)|ran|hid|stayed|laughed it off|went (?:along|back|home|ahead))\b|"
+                r"them|911)|ran|hid|stayed|laughed it off|went (?:along|back|home|ahead)|"
+                r"kept (?:practicing|trying|going|at it))\b|"
                 # "I let my siblings talk me into getting on one"
                 r"\b(?:talked|talk) (?:me|us) into\b", re.IGNORECASE)),
+    # how it will go, once the speaker has said: "I think she is going to do great but she's a little bit nervous"
+    (re.compile(r"^How do you think it'll"),
+     re.compile(r"\b(?:think|sure|know) (?:that )?(?:she|he|it|they|I|we)(?:'s| is| are| am|'m|'re|'ll| will)? "
+                r"(?:going to |gonna )?(?:do|go|be) (?:great|well|fine|good|okay|ok|amazing)\b", re.IGNORECASE)),
     (re.compile(r"^When\b"), _WHEN_GIVEN),
     # there now: "I am on vacation in Bali"
     (re.compile(r"^When\b"), re.compile(r"\b(?:am|'m|are|'re) (?:on|at) (?:vacation|holiday|the beach)\b|\bright now\b",
@@ -909,6 +915,9 @@ _CARE_OVER_TIME = re.compile(rf"\b(?:(?:was|were|has been|have been|is|are) (?:a
                              re.IGNORECASE)
 _CARED_FOR = re.compile(rf"{_CARE_OVER_TIME.pattern}|\b(?:(?:brought|made|cooked) me (?:some |a )?(?:soup|food|dinner|"
                         r"meals?|medicine|tea)|visited me)\b", re.IGNORECASE)
+# An illness that will not end well: what hope of getting better is never said to
+_TERMINAL = re.compile(r"\b(?:terminal\w*|(?:months?|weeks?|days?|year) (?:left )?to live|left to live|"
+                       r"stage (?:4|four|iv)|dying|hospice|end of (?:his|her|my|their) life)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
 _LEFT_OUT = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
                        r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|call (?:me|us))|"
@@ -1090,6 +1099,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                   re.compile(rf"{_WRONGDOER.pattern}|\b(?:mad|angry|anger|furious|pissed|livid|rage|rag(?:ed|ing)|"
                              r"infuriat\w*|madden\w*|irritat\w*|fum(?:ing|ed)|boiling)\b", re.IGNORECASE)),
                  (re.compile(r"learned from it"), re.compile(r"\blearn(?:ed|t)\b", re.IGNORECASE)),
+                 (re.compile(r"can't imagine"), _TERMINAL),
                  # praise and a celebration, only of something achieved or won: not "That's amazing, well done! How did
                  # you celebrate?" to a weekend at Disney World told after "School starts back next week"
                  (re.compile(r"[Ww]ell done|[Ww]ell deserved|proud|celebrat|[Cc]ongrat|earned|deserve it|"
@@ -1173,6 +1183,10 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # no hope of getting better, nor mere worry, to one told they are dying: "I have less than a month
+                  # to live."
+                  (re.compile(r"turn around|look up|gets? better|getting any better|feeling (?:any )?better|"
+                              r"gets? easier|(?:so|really) worrying|hope \{topic\} \{be\} okay"), _TERMINAL),
                   # how the speaker calmed down, not while still scared: "I got a threatening phone call... and now I'm
                   # scared."
                   (re.compile(r"calm down"),
@@ -1234,7 +1248,9 @@ def _pleased(text: str) -> bool:
 
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one|my|our)\b|"
                        r"\bbetter than (?:nothing|failing|not \w+)\b|"
-                       r"\b(?:I|we|it|he|she|they) at least\b",
+                       r"\b(?:I|we|it|he|she|they) at least\b|"
+                       # "It was okay, though. We got to spend some time hanging out" after a weekend rained out
+                       r"\b(?:it|that) was (?:okay|ok|fine|alright|not so bad),? (?:though|tho)\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "acknowledge_story",
@@ -1511,6 +1527,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "ease_guilt" and _LEFT_OUT.search(story) and not _OWN_MISDEED.search(story):
         # let down by another, not at fault: "I feel so bad" is hurt, and "It's clear you feel bad about it." blames
         stance = "comfort"
+    elif stance == "ease_guilt" and _LIGHTLY.search(latest):
+        # guilt told with a laugh is eased as a slip: "I was ashamed I talk a lot of smack to everyone lol" is not "Is
+        # it still on your mind?"
+        stance = "ease"
     time = story_time(speaker)
     worried = stance in ("reassure", "ease", "ease_guilt") or stance in ("acknowledge", "look_forward") and \
         _FEARED.search(story)

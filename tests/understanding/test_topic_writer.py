@@ -2021,3 +2021,34 @@ def test_praise_and_a_feeling_said_back_keep_to_what_was_told():
                              "I'm only going because my insurance gives me a gift card for going.",
                              stance="acknowledge_bad", seeds=30):
         assert "gift for" not in answer, answer
+
+
+def test_what_a_later_turn_tells_is_taken_up():
+    """Read off a second blind rating of tuning replies (seed 252): "I hope things turn around soon." to a speaker
+    with less than a month to live; "Oh no, that's a rough one." after "It was okay, though."; "Is it still on your
+    mind?" to smack talk told with "lol"; "What did you do about it?" after "i kept practicing"; "How do you think
+    it'll go?" after "I think she is going to do great"."""
+    for turns in (("I was diagnosed with stage four cancer yesterday. I have less than a month to live.",
+                   "Are you serious? That is terrible news.", "Yes, I haven't stopped crying since."),
+                  ("My dad has terminal cancer.",)):
+        for answer in replies_to(*turns, stance="illness", seeds=20):
+            assert not re.search(r"turn around|look up|get better|any better|worrying|hope your dad is okay",
+                                 answer), answer
+    assert any("can't imagine" in answer for answer in replies_to(
+        "I have less than a month to live.", "Oh no.", "The doctor told me yesterday.", stance="illness", seeds=20))
+    for answer in replies_to("Well, plans got changed. It rained like crazy, so we couldn't work outside.",
+                             "Rain definitely ruins a weekend.",
+                             "It was okay, though. We got to spend some time hanging out.",
+                             stance="acknowledge_bad", seeds=20):
+        assert not re.search(r"rough|tough|sorry|hard|not easy|not what you needed", answer), answer
+    for answer in replies_to("My team lost and I talked so much smack to everyone saying they would win.",
+                             "that's why i don't watch sports lol",
+                             "I was ashamed I talk a lot of smack to everyone lol", stance="ease_guilt", seeds=20):
+        assert not re.search(r"feel (?:really )?bad|still on your mind|make it right", answer), answer
+    for answer in replies_to("I fell to the ground skateboarding and lots of people saw it happen", "Oh no!",
+                             "Yeah it was bad but i kept practicing and eventually learned pretty quick",
+                             stance="ease", seeds=20):
+        assert "What did you" not in answer, answer
+    for answer in replies_to("My daughter starts public school for the first time in 3 years! I think she is going to "
+                             "do great but she's a little bit nervous.", stance="acknowledge", seeds=20):
+        assert "think it'll" not in answer, answer
