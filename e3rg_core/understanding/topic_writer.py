@@ -126,6 +126,7 @@ _DID_A_KINDNESS = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:offered|helped
 # Someone named who achieved the good news ("My son just graduated", "my little brother barely passed his finals"),
 # for the lines that cheer them; not one who did something for the speaker ("My boyfriend proposed to me")
 _DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|finished|landed|aced|nailed|earned|"
+                     r"(?:killed|crushed) (?:it|the \w+)|"
                      r"scored|completed|achieved|mastered|became|got (?:into|in|accepted|promoted|hired|"
                      r"(?:a|the|his|her|their) (?:new )?(?:job|promotion|raise|scholarship|award|part|role|degree))|"
                      r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
@@ -137,7 +138,8 @@ _ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|m
                     r"ran|threw|got|gets|keeps?|kept|did|does|won't|wouldn't|didn't|doesn't|never|always|is|was|has|"
                     r"had)\b", re.IGNORECASE)
 _ASKS_THE_DOER = re.compile(r"^Did \{topic\} (?:ever apologize|say why)")
-_TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most", re.IGNORECASE)
+_TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most|was it like|Good for you|Way to go",
+                             re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
 
@@ -918,6 +920,9 @@ _CARED_FOR = re.compile(rf"{_CARE_OVER_TIME.pattern}|\b(?:(?:brought|made|cooked
 # An illness that will not end well: what hope of getting better is never said to
 _TERMINAL = re.compile(r"\b(?:terminal\w*|(?:months?|weeks?|days?|year) (?:left )?to live|left to live|"
                        r"stage (?:4|four|iv)|dying|hospice|end of (?:his|her|my|their) life)\b", re.IGNORECASE)
+# Fear as a taste, not a fright: "I'm not one to like scary movies that much"
+_FRIGHT_AS_GENRE = re.compile(r"\b(?:scary|horror|creepy|spooky) (?:movies?|films?|shows?|books?|games?|"
+                              r"rides?|music|novels?)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
 _LEFT_OUT = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
                        r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|call (?:me|us))|"
@@ -1772,9 +1777,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions
                            if stance not in ("acknowledge", "acknowledge_good", "acknowledge_story"))
-    if stance == "celebrate" and topic is not None and topic.kind == "person":
+    if stance in ("celebrate", "acknowledge_good") and topic is not None and topic.kind == "person":
         # another's good news: cheered for them ("Good for your son!") only when they did it, and the speaker is not
-        # told how good it must feel or to enjoy it
+        # told how good it must feel or to enjoy it, nor asked what it was like ("My daughter killed the GRE!")
         did_it = _did(topic, _DID_IT, story)
         frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it, story))
                           for lines in (frames.reactions, frames.questions, frames.comments)))
@@ -1923,6 +1928,10 @@ class TopicReplyWriter(ReplyWriter):
             stance = earlier
         if stance == "illness" and _CARED_FOR.search(told):
             stance = "appreciate"
+        if (stance == "reassure" and _FRIGHT_AS_GENRE.search(told)
+                and not _FEARED.search(_FRIGHT_AS_GENRE.sub(" ", told))):
+            # a taste for scary films is no fright to reassure: not "Oh gosh, how scary! What's the biggest worry?"
+            stance = "acknowledge"
         if (stance == "acknowledge" and voted.name == "acknowledge" and LISTENER_STANCE[emotion.fine].name == "envy"
                 and _ANOTHERS_LUCK.search(story)):
             # envy won a vote that glad votes made a hedge, over another's luck: "My friend got accepted into Harvard.

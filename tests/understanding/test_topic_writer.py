@@ -2052,3 +2052,21 @@ def test_what_a_later_turn_tells_is_taken_up():
     for answer in replies_to("My daughter starts public school for the first time in 3 years! I think she is going to "
                              "do great but she's a little bit nervous.", stance="acknowledge", seeds=20):
         assert "think it'll" not in answer, answer
+
+
+def test_another_s_success_and_a_taste_for_scary_films_are_not_the_speaker_s_news():
+    """Read off the second blind rating of tuning replies (seed 252): "Oh, that's nice! What was it like for you?" to
+    "My daughter killed the GRE!"; "Oh gosh, how scary! What's the biggest worry?" to "I'm not one to like scary
+    movies that much"."""
+    for stance in ("celebrate", "acknowledge_good"):
+        for answer in replies_to("My daughter killed the GRE!", stance=stance, seeds=20):
+            assert not re.search(r"like for you|Good for you|Way to go|sorry|loss", answer, re.I), answer
+    writer = TopicReplyWriter()
+    for seed in range(10):
+        answer, _ = writer.reply(said("I'm not one to like scary movies that much, only with my husband since he loves "
+                                      "them so much." + " " * seed), voted_only("afraid"))
+        assert not re.search(r"scary|worr|nerv|frighten", answer, re.I), answer
+    # a fright told beside the film is still met as one
+    frightened = [writer.reply(said("I watched a scary movie last night and now I'm scared to sleep." + " " * seed),
+                               voted_only("afraid"))[0] for seed in range(10)]
+    assert sum(bool(re.search(r"scary|worr|unsettling|nerv", answer, re.I)) for answer in frightened) >= 5, frightened
