@@ -712,8 +712,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"apologi[sz]ed|screamed|ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|"
                 r"them|911)|ran|hid|stayed|laughed it off|went (?:along|back|home|ahead)|"
                 r"kept (?:practicing|trying|going|at it))\b|"
-                # "I let my siblings talk me into getting on one"
-                r"\b(?:talked|talk) (?:me|us) into\b", re.IGNORECASE)),
+                # "I let my siblings talk me into getting on one"; "I called and put down a deposit"
+                r"\b(?:talked|talk) (?:me|us) into\b|\b(?:booked|signed up|put (?:down )?a deposit)\b", re.IGNORECASE)),
     # how it will go, once the speaker has said: "I think she is going to do great but she's a little bit nervous"
     (re.compile(r"^How do you think it'll"),
      re.compile(r"\b(?:think|sure|know) (?:that )?(?:she|he|it|they|I|we)(?:'s| is| are| am|'m|'re|'ll| will)? "
@@ -923,6 +923,10 @@ _TERMINAL = re.compile(r"\b(?:terminal\w*|(?:months?|weeks?|days?|year) (?:left 
 # Fear as a taste, not a fright: "I'm not one to like scary movies that much"
 _FRIGHT_AS_GENRE = re.compile(r"\b(?:scary|horror|creepy|spooky) (?:movies?|films?|shows?|books?|games?|"
                               r"rides?|music|novels?)\b", re.IGNORECASE)
+# A hardship the speaker is through: "Man I am so glad I was able to climb out of poverty" is a relief, not asked "How
+# are you managing right now?"
+_OVERCOME = re.compile(r"\b(?:climb(?:ed)? out|got out of|overc[ao]me|made it (?:through|out)|pulled through|"
+                       r"back on (?:my|our) feet)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
 _LEFT_OUT = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
                        r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|call (?:me|us))|"
@@ -1532,6 +1536,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "ease_guilt" and _LEFT_OUT.search(story) and not _OWN_MISDEED.search(story):
         # let down by another, not at fault: "I feel so bad" is hurt, and "It's clear you feel bad about it." blames
         stance = "comfort"
+    elif ((_SIDE.get(stance) == "bad" and stance != "illness" or stance == "acknowledge" and news(story)[0])
+          and _OVERCOME.search(story)):
+        # a hardship told as one the speaker is through: met with relief, not "How are you managing right now?"
+        stance = "relief"
     elif stance == "ease_guilt" and _LIGHTLY.search(latest):
         # guilt told with a laugh is eased as a slip: "I was ashamed I talk a lot of smack to everyone lol" is not "Is
         # it still on your mind?"

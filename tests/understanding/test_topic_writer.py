@@ -2070,3 +2070,20 @@ def test_another_s_success_and_a_taste_for_scary_films_are_not_the_speaker_s_new
     frightened = [writer.reply(said("I watched a scary movie last night and now I'm scared to sleep." + " " * seed),
                                voted_only("afraid"))[0] for seed in range(10)]
     assert sum(bool(re.search(r"scary|worr|unsettling|nerv", answer, re.I)) for answer in frightened) >= 5, frightened
+
+
+def test_a_hardship_the_speaker_is_through_is_not_asked_after_as_if_still_on():
+    """Read off the second blind rating of tuning replies (seed 252): "How are you managing right now?" to "Man I am
+    so glad I was able to climb out of poverty"; "What did you do about it?" after "I called and put down a
+    deposit"."""
+    for stance in ("acknowledge", "acknowledge_bad", "comfort"):
+        for answer in replies_to("Man I am so glad I was able to climb out of poverty.",
+                                 "That's quite an accomplishment.",
+                                 "I was homeless for about a year. Every day I would just descend even further.",
+                                 stance=stance, seeds=20):
+            assert not re.search(r"right now|help you out|holding up|doing with it|stressful", answer), answer
+    for answer in replies_to("I'm going skydiving this weekend. I'm afraid of heights and freaking out a little.",
+                             "Oh my! That sounds exciting!",
+                             "Yea, until this morning when I called and put down a deposit I did not think I could.",
+                             stance="reassure", seeds=20):
+        assert "What did you" not in answer, answer
