@@ -928,9 +928,9 @@ _FRIGHT_AS_GENRE = re.compile(r"\b(?:scary|horror|creepy|spooky) (?:movies?|film
 _OVERCOME = re.compile(r"\b(?:climb(?:ed)? out|got out of|overc[ao]me|made it (?:through|out)|pulled through|"
                        r"back on (?:my|our) feet)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
-_LEFT_OUT = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
-                       r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|call (?:me|us))|"
-                       r"stood (?:me|us) up|left (?:me|us) out)\b", re.IGNORECASE)
+_LET_DOWN_BY_ANOTHER = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
+                                  r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|"
+                                  r"call (?:me|us))|stood (?:me|us) up|left (?:me|us) out)\b", re.IGNORECASE)
 _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks?|junk food|soda|calories|nuts|"
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
@@ -1533,7 +1533,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "comfort"
     elif stance == "envy" and not _ENVIED.search(story):
         stance = "acknowledge"
-    if stance == "ease_guilt" and _LEFT_OUT.search(story) and not _OWN_MISDEED.search(story):
+    if stance == "ease_guilt" and _LET_DOWN_BY_ANOTHER.search(story) and not _OWN_MISDEED.search(story):
         # let down by another, not at fault: "I feel so bad" is hurt, and "It's clear you feel bad about it." blames
         stance = "comfort"
     elif ((_SIDE.get(stance) == "bad" and stance != "illness" or stance == "acknowledge" and news(story)[0])
