@@ -68,7 +68,8 @@ ILLNESS = re.compile(r"\b(?:(?<!called in )(?<!call in )(?<!calling in )sick(?! 
                      re.IGNORECASE)
 _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok|better|doing (?:much |so much |a lot |"
                         r"way )?(?:well|better|great))|(?:turned|worked) out (?:fine|okay|ok|well|alright|all right)|"
-                        r"cancer[- ]free|in remission|survived|made it through|pulled through|beat (?:the )?cancer|"
+                        r"cancer[- ]free|in (?:total |full |complete )?remission|survived|made it through|"
+                        r"pulled through|beat (?:the )?cancer|"
                         r"healed|clean bill|released|discharged|home from the hospital|"
                         r"(?:getting|feeling|feel|is|'s) (?:much |a lot |so much |a bit |a little |way )?better|"
                         r"(?:I'm|I am|im) (?:alright|all right|fine|okay|ok|better) now|"
@@ -77,6 +78,13 @@ _RECOVERED = re.compile(r"\b(?:recover\w*|(?:is|was|are|were|'s) (?:fine|okay|ok
 _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |almost |nearly )?\d+|a few|some|a lot of|"
                        r"a ton of|so much|tons of) ?(?:pounds|lbs|kilos|kg|weight)| weight)|"
                        r"forgot|fired|burn(?:ed|t) down|caught (?:on )?fire|threw a rod|off the market|bad news|"
+                       # someone missed: "I wish i could see my father one more time"
+                       r"(?:wish|if only) I could (?:see|hug|hold|talk to|hear) (?:\w+ ){0,3}?"
+                       r"(?:one more time|once more|again)|"
+                       # a wait, a lock-out, the police, a partner's eye elsewhere
+                       r"(?:sat|stuck|sitting|caught) in traffic|locked out|arrested|"
+                       r"(?:call\w*|alert\w*) (?:the )?(?:police|cops)|flirt\w*|"
+                       r"(?:texting|messaging) (?:a|another|some|other) (?:woman|women|girl|girls|guy|guys|man|men)|"
                        # a bid lost, a wait that dragged, a blow, a rebuke
                        r"(?:it's|it is|what|such) a (?:real |crying )?shame|under-?perform\w*|"
                        r"put in an? (?:bid|offer) before|(?:need|needed|have|has|had) to (?:do|get) better|"
@@ -90,7 +98,8 @@ _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |alm
                        r"came (?:on ?to|onto) me|hit on me|made a pass|advances|"
                        r"broke up|dumped|cheated|stolen|stole|robbed|"
                        # a problem fixed is none: "A friend was able to fix a problem I was having"
-                       r"(?<!fix a )(?<!fix the )(?<!fixed a )(?<!fixed the )(?<!solve a )problems?|"
+                       r"(?<!fix a )(?<!fix the )(?<!fixed a )(?<!fixed the )(?<!solve a )(?<!solve )(?<!math )"
+                       r"problems?|"
                        r"crash\w*|accident|rejected|denied|scam\w*|hurt|hurtful|ruined|"
                        r"earthquakes?|hurricanes?|tornado(?:e?s)?|wildfires?|self[- ]harm\w*|suicid\w*|"
                        r"cancel+ed|flat tire|divorce\w*|"
@@ -150,6 +159,8 @@ _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|
 _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I )got (?:the|a|my) (?:job|promotion|"
                         r"raise|offer|part|scholarship|degree|diploma|bachelor'?s|master'?s|"
                         r"licen[cs]e)|"
+                        # a gift on its way: "my parents want to get me a brand new camaro !"
+                        r"(?:get|getting|buy|buying) (?:me|us) (?:a |an )?brand new|"
                         # a promotion missed or only applied for is no good news yet
                         r"(?<!passed over for a )(?<!passed over for the )(?<!applied for a )(?<!apply for a )"
                         r"(?<!applying for a )(?<!up for a )(?<!up for the )promot\w+|"
@@ -163,8 +174,11 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"let (?:me|us) in|found (?:a|some) (?:\$\d+|\d+ dollars?|money|cash|\w+ (?:dollar )?bill)|"
                         r"helped (?:me|us) out|(?:was|were) able to (?:fix|solve|sort out)|"
                         r"(?:went|works|worked) (?:really |so |very |pretty )?well|worked out|"
+                        # a fear proved wrong: "I was really sure it was a scam but it turned out it was a prize"
+                        r"turned out (?:it was |to be )?(?:a |an )?(?:prize|legit|real|fine|okay|ok|nothing)\b|"
                         r"(?<!looking for a )(?<!find a )(?<!need a )new (?:baby|job|house|puppy)|"
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
+                        r"completed (?:my|his|her|their|our|a|an|the) |inspir(?:ing|ed|ational)|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
                         r"(?<!out of )love|loved|good|cool|impress\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|nailed|excellent|outstanding|"
@@ -198,7 +212,10 @@ _SELF_CONSCIOUS = re.compile(r"\b(?:embarrass\w*|humiliat\w*|mortified|blush\w*|
 _WRONGED = re.compile(r"\b(?:barfed|puked|vomited|threw up|spilled \w+|yelled|screamed|snapped|swore|cursed|laughed|"
                       r"lied|stole|spit|spat|sneezed|coughed) (?:on|at|to|from) me\b|"
                       r"\bcheated on me\b|\bcaught (?:him|her|them)\b|\b(?:holding|held) (?:everyone|us|me) up\b|"
-                      r"\b(?:didn'?t|never) (?:even )?apologi[sz]e", re.IGNORECASE)
+                      r"\b(?:didn'?t|never) (?:even )?apologi[sz]e|"
+                      # another's manners, not the speaker's: "it felt so inconsiderate", not "I was so rude"
+                      r"(?<!\bI was )(?<!\bI was so )(?<!\bI'm so )\b(?:inconsiderate|disrespectful|rude)\b",
+                      re.IGNORECASE)
 # A slip with people watching, told without the word "embarrassed": "I slipped walking to class. There was like 12
 # people near me!", "my pants fell down in public"
 _MISHAP = re.compile(r"\b(?:slipped|tripped|fell (?:down|over|flat|on my (?:face|butt|bum|back))|"
@@ -212,8 +229,11 @@ _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sen
                        r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
                        r"so (?:that )?(?:I|we) (?:can|could))\b", re.IGNORECASE)
-MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times))\b|"
-                             r"\bwish (?:I|we) could go back\b|\bgood old days\b", re.IGNORECASE)
+MISSES_THE_PAST = re.compile(r"\bmiss (?:\w+ing|the (?:days|old|good)|those (?:days|times)|"
+                             r"(?:my|our) (?:childhood|youth|(?:school |college |high school |old )?(?:days|years)))\b|"
+                             r"\bwish (?:I|we) could go back\b|\bgood old days\b|"
+                             # "i wish i had my treehouse back that my dad built for me"
+                             r"\bwish (?:I|we) (?:still )?had (?:my|our) (?:\w+ ){0,3}?back\b", re.IGNORECASE)
 # A memory told, for a nostalgic vote with no good news in it: "it brought me back to high school"
 MEMORY_TOLD = re.compile(r"\b(?:childhood|(?:when|since) I was (?:a (?:kid|child|teen\w*|little)|little|young\w*|"
                          r"in (?:high school|college|my \w+))|as a (?:kid|child|teen\w*)|growing up|grew up|"
@@ -539,17 +559,29 @@ _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|
                         r"practi[cs]ed?|practi[cs]ing|read|reading|push|pushed|pushing) (?:\w+ )?hard\b|"
                         r"\bhard ?work\w*\b|"
                         # a feat's difficulty: "It's very hard to do"
-                        r"\bhard to (?:do|pull off|learn|master|believe)\b", re.IGNORECASE)
+                        r"\bhard to (?:do|pull off|learn|master|believe)\b|"
+                        # how hard one cried or laughed says how much it moved them, not which way
+                        r"\b(?:cr(?:y|ied|ying)|laugh(?:ed|ing)?|sobb(?:ed|ing)) (?:so |really |very )?hard\b",
+                        re.IGNORECASE)
+
+
+# A harm only supposed tells no news: "That would be a nightmare! All I had to do was replace the fan." (a glad one
+# is a wish, which `topic_writer` reads as one: "A career in the field would be awesome!")
+_SUPPOSED = re.compile(r"\bwould(?: have)? (?:be|been) (?:(?:a|an|so|such|really|very|pretty|the|absolutely|totally) )*"
+                       r"[\w']+", re.IGNORECASE)
+_MISSED_OUT_CLAUSE = re.compile(rf"(?:{_MISSED_OUT.pattern})[^.!?,;]*", re.IGNORECASE)
 
 
 def _negations(text: str) -> tuple[str, bool]:
     """The text with its negated words taken out ("it wasn't terrible", "I didn't win"), and whether one of them
-    was good news, which negated is bad news. Hard work, and good news missed ("I didn't get that promotion"), are
-    taken out too."""
+    was good news, which negated is bad news. Hard work, a harm only supposed, and good news missed ("I didn't get
+    that promotion"), are taken out too."""
     good_denied = (any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
                    or _MISSED_OUT.search(text) is not None)
-    missed = _MISSED_OUT.sub(lambda m: " " if _GOOD_NEWS.search(m.group(0)) else m.group(0), text)
-    return _NEGATED.sub(" ", _HARD_WORK.sub(" ", missed)), good_denied
+    # what was missed, to the clause's end: "not going to be able to see my favorite band" is no glad news
+    missed = _MISSED_OUT_CLAUSE.sub(lambda m: _GOOD_NEWS.sub(" ", m.group(0)), text)
+    supposed = _SUPPOSED.sub(lambda m: " " if _BAD_NEWS.search(m.group(0)) else m.group(0), missed)
+    return _NEGATED.sub(" ", _HARD_WORK.sub(" ", supposed)), good_denied
 
 
 def situation_stance(text: str, voted: ListenerStance) -> str:

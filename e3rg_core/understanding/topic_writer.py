@@ -770,7 +770,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:nostalgi\w*|think (?:about|of) (?:it|that|them|those|him|her)|remember\w*|reminds? me)\b",
                 re.IGNORECASE)),
     (re.compile(r"^Do you ever wish you could go back"),
-     re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?", re.IGNORECASE)),
+     re.compile(r"\bwish (?:I|we) (?:could go back|(?:was|were) born|lived) (?:back|then|in)?|"
+                r"\bwish (?:I|we) (?:still )?had (?:my|our) (?:\w+ ){0,3}?back\b", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How (?:are you going to|will you) celebrate|^How are you celebrating"),
      re.compile(r"\bcelebrat\w+|\bpart(?:y|ies)\b|\bthrew (?:me|us)\b", re.I)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
@@ -814,7 +815,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^How are you (?:preparing|getting ready)|^Have you (?:been preparing|had time to prepare)|"
                 r"^Are you ready for it"),
      re.compile(r"\b(?:prepared|prepping|ready|studied|studying|practi[cs]ed|practi[cs]ing|trained|training|"
-                r"rehears\w+)\b", re.IGNORECASE)),
+                r"rehears\w+|done all (?:my|the|of))\b", re.IGNORECASE)),
     # how often they look at old things, once they have said they just came across them
     (re.compile(r"^Do you (?:look at them|look back at them|go through them) often"),
      re.compile(r"\b(?:found|stumbled (?:across|on|upon)|came across|ran across|dug up|rediscovered)\b",
@@ -1108,6 +1109,10 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                   re.compile(rf"{_WRONGDOER.pattern}|\b(?:mad|angry|anger|furious|pissed|livid|rage|rag(?:ed|ing)|"
                              r"infuriat\w*|madden\w*|irritat\w*|fum(?:ing|ed)|boiling)\b", re.IGNORECASE)),
                  (re.compile(r"learned from it"), re.compile(r"\blearn(?:ed|t)\b", re.IGNORECASE)),
+                 # something kept, only where the speaker found one: not "That's something, at least." to "not the
+                 # end of the world"
+                 (re.compile(r"something, at least|[Aa]t least there's that"),
+                  re.compile(r"\b(?:at least|better than|though|tho)\b", re.IGNORECASE)),
                  (re.compile(r"can't imagine"), _TERMINAL),
                  # praise and a celebration, only of something achieved or won: not "That's amazing, well done! How did
                  # you celebrate?" to a weekend at Disney World told after "School starts back next week"
@@ -1233,7 +1238,14 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # "Yes, but I really miss him." of a father who has died
                   (re.compile(r"see each other again|talk often"), DEATH),
                   (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
-                                                             r"split up|left me)\b", re.IGNORECASE)))
+                                                             r"split up|left me)\b", re.IGNORECASE)),
+                  # a wrong done to another, or only seen: "my older sister stole my younger brother's iPod", "I saw a
+                  # colleague stealing money at work"
+                  (re.compile(r"to do to you"),
+                   re.compile(r"\b(?:stole|stealing|took|robbed) (?:\w+ )?(?:my|our|his|her|their) "
+                              r"(?:\w+ ){0,2}?\w+'s\b|"
+                              r"\bI (?:saw|watched|noticed) (?:\w+ ){0,3}?(?:steal|stole|rob|cheat|hit)\w*",
+                              re.IGNORECASE)))
 _WISHES_LUCK = re.compile(r"hop(?:e|ing)|luck|[Ff]ingers crossed")
 _WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|everything you want")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
@@ -1255,11 +1267,41 @@ def _pleased(text: str) -> bool:
     return any(not _DENIES.search(text[max(0, m.start() - 20):m.start()]) for m in _PLEASED.finditer(text))
 
 
+# How the speaker says a thing felt, where no happening tells it: "it's making me worry", "it just felt really
+# satisfying". Not luck (it is told of close calls), rest or boredom: blind raters marked down "so great to hear" to
+# "I was lucky that it was central, but we were out of power", and "I'm so sorry you're stuck with that." to "It can
+# be boring not to have a romantic kind of relationship".
+_DISTRESS = re.compile(r"\b(?:frustrat\w*|worr(?:y|ies|ying)|(?:feel|felt|feeling) blue|"
+                       r"(?:a|such a) shame|miserable|ugh|ar+g+h+|upset|sad|lonely|exhausted|drained|overwhelmed|"
+                       r"struggl\w*|(?:sick|tired) of|fed up|depress\w*|heartbr\w*|sucks?|hard time|on my plate)\b",
+                       re.IGNORECASE)
+_CONTENT = re.compile(r"\b(?:satisf\w+|lucked out|peaceful|glad|thrilled|proud|blessed|excit\w+|"
+                      r"happ(?:y|ier|iest|iness)|enjoy\w*|wonderful|amazing|awesome|fantastic)\b", re.IGNORECASE)
+# another's feeling, not the speaker's ("I think she just likes to be miserable"), or one that may be ("my girlfriend
+# would probably be a little upset")
+_NOT_FELT = re.compile(r"\b(?:he|she|they|his|her|their|would|could|might)\b[^.!?]*$|'d\b[^.!?]*$", re.IGNORECASE)
+
+
+def _felt_side(text: str) -> str | None:
+    """"bad" or "good" where the speaker's words say only how it felt that way, undenied, outside a question and not
+    of another. Not where nerves are told: they are met as nerves where they count ("It's nice to just not have
+    that stress and relax" is no fear either, but reads as one to the checks that follow)."""
+    said = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if not s.rstrip().endswith("?"))
+    sides = {side for side, words in (("bad", _DISTRESS), ("good", _CONTENT)) for m in words.finditer(said)
+             if not _DENIES.search(said[max(0, m.start() - 20):m.start()])
+             and not _NOT_FELT.search(said[max(0, m.start() - 30):m.start()])}
+    return sides.pop() if len(sides) == 1 and not _FEARED.search(said) else None
+
+
 _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it|he|she|they|nobody|no one|my|our)\b|"
                        r"\bbetter than (?:nothing|failing|not \w+)\b|"
                        r"\b(?:I|we|it|he|she|they) at least\b|"
                        # "It was okay, though. We got to spend some time hanging out" after a weekend rained out
-                       r"\b(?:it|that) was (?:okay|ok|fine|alright|not so bad),? (?:though|tho)\b",
+                       r"\b(?:it|that) was (?:okay|ok|fine|alright|not so bad),? (?:though|tho)\b|"
+                       # a shrug: "yeah thats true, not the end of the world;", "Nothing major, but I am still learning"
+                       r"\bnot the end of the world\b|\b(?:no|not a|not that) big (?:deal|of a deal)\b|"
+                       r"\bnothing (?:major|serious|too bad)\b|"
+                       r"\bcould(?: have|'ve)? been (?:a lot |much |way )?worse\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "acknowledge_story",
@@ -1568,6 +1610,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # with nothing ahead is weighed, not met with "How exciting!" ("I feel so sad to see the world in the state
         # that it is in but I am confident that times are changing")
         stance = "acknowledge" if latest_news[0] else "interest"
+    if (stance == "interest" and time == "future" and not latest_news[0] and not _FEARED.search(latest)
+            and (_AHEAD_BY_DATE.search(latest) or _ON_A_DAY.search(latest)) and not _HAPPENED.search(latest)):
+        # a glad plan with a date, told without news words or a story: "Next month my wife and I are going on our
+        # first vacation, I can hardly wait." is looked forward to, not met with "That sounds really nice."
+        stance = "look_forward"
     if stance == "look_forward" and time == "future" and (tells_news(latest, "bad") or _FEARED.search(latest)):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
         # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
@@ -1586,9 +1633,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "surprise" and opening and len(latest.split()) <= 3 and not any(latest_news):
         # "Am surprised": the surprise is still to be told
         stance = "teaser"
-    if stance == "surprise" and answered and len(latest.split()) <= 6 and not any(latest_news):
+    if answered and not any(latest_news) and (
+            stance == "surprise" and len(latest.split()) <= 6
+            or stance == "validate" and len(latest.split()) <= 3 and not _VIEW.search(latest)):
         # a short answer that tells nothing new is no surprise: "it was a wedding shower" to "Was it a wedding?" is not
-        # met with "Oh my goodness! What was your reaction?"
+        # met with "Oh my goodness! What was your reaction?"; nor is a name given when asked ("Worker 2") met with
+        # "Argh, that's really frustrating!"
         stance = "acknowledge"
     if stance == "surprise" and latest_news == (False, True):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!"
@@ -1628,10 +1678,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
         bad_happening = tells_news(latest, "bad")
-        if bad and good and bad_happening and not told_events(latest, "good"):
-            # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"
-            good = False
         parts = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)
+        if (bad and good and bad_happening and not told_events(latest, "good")
+                and not (len(parts) > 1 and news(parts[-1]) == (False, True))):
+            # a bad happening outweighs a glad word beside it: "I got laid off from a job I really used to love"; not
+            # one told undone after a "but": "I was sure it was a scam but it turned out it was a prize"
+            good = False
         told_last = _FEARED.sub(" ", parts[-1])
         if bad and good and len(parts) > 1 and not _DENIES.search(told_last) and (
                 (last_news := news(told_last)) in ((True, False), (False, True))):
@@ -1648,6 +1700,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             bad, good = bad_happening, good_happening and not bad_happening
         if not (bad or good) and yes_no is not None:
             bad, good = yes_no == "bad", yes_no == "good"
+        if bad == good and (felt := _felt_side(latest)):
+            # the speaker's words for how it felt, where the news tells neither side or both: "My wife is having a
+            # hard time after finding out we can no longer have children."
+            bad, good = felt == "bad", felt == "good"
         # a later turn that tells no news of its own but is told lightly or pleased is not met with the story's bad
         # news again: "5k. But i am satisfied with my current firm" is not met with "Gosh, that's a lot."
         settled = not (bad or good) and not opening and (_LIGHTLY.search(latest) is not None or _pleased(latest))

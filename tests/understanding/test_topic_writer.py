@@ -2087,3 +2087,75 @@ def test_a_hardship_the_speaker_is_through_is_not_asked_after_as_if_still_on():
                              "Yea, until this morning when I called and put down a deposit I did not think I could.",
                              stance="reassure", seeds=20):
         assert "What did you" not in answer, answer
+
+
+def test_the_hedge_takes_the_side_the_speaker_says_it_felt():
+    """Read off the plain hedges of tuning replies (seed 252): "Mm, I hear you. How does that sit with you?" to a wife
+    grieving that they can have no children, "I hear you. What was going through your mind?" to a chat that felt
+    satisfying. Feelings that may be, or are another's, do not count."""
+    for turn in ("My wife is having a hard time after finding out we can no longer have children. I am doing my best "
+                 "to support her but it is very hard when nothing seems to work.",
+                 "im feeling blue because my days and nights are mixed up"):
+        for answer in replies_to(turn, stance="acknowledge", seeds=10):
+            assert SORROW.search(answer) and not CHEER.search(answer), answer
+    for answer in replies_to("About the same time last year, I went out with a friend for sushi.",
+                             "oh yea.. whats happened since then",
+                             "Not much really, we just had a small chat, but it just felt really satisfying.",
+                             stance="acknowledge", seeds=10):
+        assert re.search(r"good|nice|great|glad|lovely", answer) and not SORROW.search(answer), answer
+    for answer in replies_to("When I was in high school there was a senior I had a crush on and I was a sophomore.  I "
+                             "ended up asking her out but got rejected. Later on in college we actually became pretty "
+                             "good friends.",
+                             "Oh man heart breaker. Thats good yall are friends though. You never know maybe one day "
+                             "yall will be married",
+                             "Haha, I hope not...my current girlfriend would probably be a little upset! She's a nice "
+                             "person (the one from high school) but I dont think I could ever marry her",
+                             stance="acknowledge", seeds=10):
+        assert not re.search(r"\b(?:sorry|tough|rough|hard)\b", answer), answer
+
+
+def test_news_missed_supposed_or_proved_wrong_is_read_as_it_ended():
+    """Read off tuning replies (seed 252): a favourite band missed read as glad and bad at once, "That would be a
+    nightmare! All I had to do was replace the fan." as bad news, a feared scam that "turned out it was a prize" as
+    one, tears at a child's graduation as grief, and a friend's manners the speaker called inconsiderate as the
+    speaker's own embarrassment."""
+    assert news("i am not going to be able to see my favorite band when they come to town") == (True, False)
+    assert news("I wish i could see my father one more time") == (True, False)
+    assert news("That would be a nightmare! All I had to do was replace the fan.") == (False, False)
+    assert news("I cried so hard seeing my baby girl walk across the stage at her VPK graduation.") == (False, True)
+    for answer in replies_to("I got a random email this morning with a $120 gift voucher",
+                             "Wow was it a scam or was it legit?",
+                             "I was really sure it was a scam but it turned out it was a prize for a survey I did!",
+                             stance="acknowledge", seeds=10):
+        assert not re.search(r"scam|\b(?:sorry|tough|rough)\b", answer, re.I), answer
+    writer = TopicReplyWriter()
+    for seed in range(6):
+        answer, _ = writer.reply(said("The lady ahead of me had no idea how to use self checkout.",
+                                      "Oh I hate when that happens.",
+                                      "Exactly! I wasn't in a hurry but it felt so inconsiderate." + " " * seed),
+                                 voted_only("embarrassed"))
+        assert not re.search(r"best of us|happens to everyone|embarrass", answer), answer
+
+
+def test_a_wrong_done_to_another_is_not_said_to_be_done_to_the_speaker():
+    """"What a rotten thing to do to you." to "my older sister stole my younger brother's iPod touch" (tuning seed
+    252)."""
+    for turn in ("A while back, my older sister stole my younger brother's iPod touch to sell.",
+                 "I saw a colleague stealing money at work. I wonder if I should tell my boss."):
+        for stance in ("validate", "acknowledge"):
+            for answer in replies_to(turn, stance=stance, seeds=20):
+                assert "to do to you" not in answer, answer
+    assert any("to do to you" in answer for answer in replies_to("My older sister stole money from me.",
+                                                                 stance="validate", seeds=30))
+
+
+def test_a_shrug_is_a_bright_side_and_a_dated_plan_is_looked_forward_to():
+    """Read off tuning replies (seed 252): "Argh, that's really frustrating!" to "not the end of the world", and
+    "That sounds nice. How are you feeling about it?" to "I'm leaving for vacation on Wednesday!"."""
+    for answer in replies_to("I dropped my phone and cracked the screen.", "It happens, everyone does it",
+                             "yeah thats true, not the end of the world;", stance="validate", seeds=20):
+        assert not re.search(r"frustrat|maddening|angry|annoying|at least", answer), answer
+    for turn in ("I'm leaving for vacation on Wednesday!",
+                 "Next month my wife and I are going on our first vacation, I can hardly wait."):
+        for answer in replies_to(turn, stance="interest", seeds=20):
+            assert not re.search(r"sounds (?:\w+ )?nice\.|lovely|like that|like hearing", answer), answer
