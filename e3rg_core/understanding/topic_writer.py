@@ -1670,9 +1670,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if yes_no is not None and stance not in ("loss", "illness", "relief", "surprise") and _SIDE.get(stance) != yes_no:
         # "Yeah, I'm fine" to "Are you alright?" is a relief after bad news, not met with outrage again
         stance = "relief" if yes_no == "good" and time != "future" and news(story) == (True, False) else "acknowledge"
-    if stance in ("interest", "admire", "savor") and heard == "bad" and not latest_news[1]:
-        # a glad vote with nothing glad told, after the listener met the story with sympathy: not "Aw, that's lovely."
-        # to "It started off at 150k so I've paid a lot but it's still crazy."
+    if (stance in ("interest", "admire", "savor") and not latest_news[1]
+            and (heard == "bad" or tells_news(latest, "bad") and not _DENIES.search(latest))):
+        # a glad vote with nothing glad told, after the listener met the story with sympathy or beside a bad happening:
+        # not "Aw, that's lovely." to "It started off at 150k so I've paid a lot but it's still crazy.", nor "Well,
+        # that's good." to "HOwever he ended up cheating on me"
         stance = "acknowledge"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn

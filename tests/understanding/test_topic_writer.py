@@ -2159,3 +2159,14 @@ def test_a_shrug_is_a_bright_side_and_a_dated_plan_is_looked_forward_to():
                  "Next month my wife and I are going on our first vacation, I can hardly wait."):
         for answer in replies_to(turn, stance="interest", seeds=20):
             assert not re.search(r"sounds (?:\w+ )?nice\.|lovely|like that|like hearing", answer), answer
+
+
+def test_a_glad_vote_is_not_glad_beside_a_bad_happening():
+    """"Well, that's good. What was that like for you?" to "HOwever he ended up cheating on me" under a glad vote
+    (tuning seed 252); a bad happening told as averted keeps the glad reply."""
+    for answer in replies_to("I was totally committed to him in every way I could be.   HOwever he ended up cheating "
+                             "on me", stance="interest", seeds=20):
+        assert not re.search(r"good|lovely|nice|like for you", answer), answer
+    assert any(re.search(r"lovely|nice|good", answer) for answer in replies_to(
+        "My aunt helped us out.", "Why? What did she do?",
+        "She helped us pay off our house so it didn't go into foreclosure.", stance="interest", seeds=20))
