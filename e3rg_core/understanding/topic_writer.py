@@ -1209,7 +1209,7 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                               re.IGNORECASE)),
                   # no "Have you talked to your dad about it?" once he has died, or was dying two years back
                   (re.compile(r"talk(?:ed)? to \{topic\}|How are things with"),
-                   re.compile(rf"{DEATH.pattern}|\b(?:left to live|terminal\w*)\b", re.IGNORECASE)),
+                   re.compile(rf"{DEATH.pattern}|{_TERMINAL.pattern}", re.IGNORECASE)),
                   # guilt as if it still weighed, not once it is made right: "oh yes she has (forgiven me)... I
                   # learnt my lesson" is not "I can see you feel bad about it. Have you talked to your sister?"
                   (re.compile(r"feel (?:really )?bad about it|still (?:on your mind|bothering you|weighing on you)|"
