@@ -1261,10 +1261,15 @@ _PLEASED = re.compile(r"\b(?:satisfied|worth it|(?:I|we) (?:really |truly |so |j
                       r"(?:glad|happy|relieved|grateful|thankful|proud|pleased|content))\b", re.IGNORECASE)
 
 
+def _undenied(text: str, match: re.Match) -> bool:
+    """Whether no denial comes just before the match: "it was not fun" denies "fun"."""
+    return not _DENIES.search(text[max(0, match.start() - 20):match.start()])
+
+
 def _pleased(text: str) -> bool:
     """Whether the text says the speaker is pleased, not that they are not: "I really liked the lineup!", not "it
     was not fun"."""
-    return any(not _DENIES.search(text[max(0, m.start() - 20):m.start()]) for m in _PLEASED.finditer(text))
+    return any(_undenied(text, m) for m in _PLEASED.finditer(text))
 
 
 # How the speaker says a thing felt, where no happening tells it: "it's making me worry", "it just felt really
@@ -1288,8 +1293,7 @@ def _felt_side(text: str) -> str | None:
     that stress and relax" is no fear either, but reads as one to the checks that follow)."""
     said = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if not s.rstrip().endswith("?"))
     sides = {side for side, words in (("bad", _DISTRESS), ("good", _CONTENT)) for m in words.finditer(said)
-             if not _DENIES.search(said[max(0, m.start() - 20):m.start()])
-             and not _NOT_FELT.search(said[max(0, m.start() - 30):m.start()])}
+             if _undenied(said, m) and not _NOT_FELT.search(said[max(0, m.start() - 30):m.start()])}
     return sides.pop() if len(sides) == 1 and not _FEARED.search(said) else None
 
 
@@ -1540,6 +1544,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if not speaker:
         return None
     latest, latest_news, story = speaker[-1], news(speaker[-1]), " ".join(speaker)
+    bad_happening = tells_news(latest, "bad")
     opening = len(speaker) == 1
     # "What happened?" and "Tell me more about it." ask for a story not yet told: not after a turn that tells it at
     # length
@@ -1615,7 +1620,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a glad plan with a date, told without news words or a story: "Next month my wife and I are going on our
         # first vacation, I can hardly wait." is looked forward to, not met with "That sounds really nice."
         stance = "look_forward"
-    if stance == "look_forward" and time == "future" and (tells_news(latest, "bad") or _FEARED.search(latest)):
+    if stance == "look_forward" and time == "future" and (bad_happening or _FEARED.search(latest)):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
         # or a thing ahead met with doubt: "I start a new job tomorrow. I am not sure I am going to like it"
         stance = "reassure"
@@ -1671,7 +1676,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # "Yeah, I'm fine" to "Are you alright?" is a relief after bad news, not met with outrage again
         stance = "relief" if yes_no == "good" and time != "future" and news(story) == (True, False) else "acknowledge"
     if (stance in ("interest", "admire", "savor") and not latest_news[1]
-            and (heard == "bad" or tells_news(latest, "bad") and not _DENIES.search(latest))):
+            and (heard == "bad" or bad_happening and not _DENIES.search(latest))):
         # a glad vote with nothing glad told, after the listener met the story with sympathy or beside a bad happening:
         # not "Aw, that's lovely." to "It started off at 150k so I've paid a lot but it's still crazy.", nor "Well,
         # that's good." to "HOwever he ended up cheating on me"
@@ -1679,7 +1684,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
-        bad_happening = tells_news(latest, "bad")
         parts = re.split(r"\bbut\b", latest, flags=re.IGNORECASE)
         if (bad and good and bad_happening and not told_events(latest, "good")
                 and not (len(parts) > 1 and news(parts[-1]) == (False, True))):
