@@ -354,8 +354,11 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ugh/Oh man}, being stood up is the worst.",)),
     _event("gift", "good", r"gift card|"
            r"(?:gave|got|bought|sent) me (?:a |an |some |the )?(?:\w+ )?(?:gift|present|flowers|card|"
-           r"necklace|ring|watch|chocolates?|surprise)",
-           "past|Did you get to thank them?",
+           r"necklace|ring|watch|chocolates?|surprise|car|puppy|kitten|bike|laptop|bouquet)|"
+           r"bought (?:me|us) (?:a|an|some|the|this|that|my|our|new)|(?:as|for) (?:a |my )?(?:gift|present)\b|"
+           r"(?:got|received|gotten) (?:a|an) (?:\w+ ){0,2}?(?:gift|present|\w+) (?:for|as) (?:my|our|a) "
+           r"(?:birthday|anniversary|christmas|gift|present)",
+           "past|{Was it a surprise/Did you see it coming}?", "past|What was the occasion?",
            reactions=("{Aw/Oh}, how thoughtful!", "{Aw/Oh}, what a sweet gift!")),
     _event("moving_in", "good", r"mov(?:ed|ing|es?) in (?:with|together)|(?:is|are|was|were) moving in|"
            r"moved in (?:this|last)",
@@ -418,6 +421,12 @@ EVENTS: tuple[Event, ...] = (
            r"didn't come|never arrived|didn't arrive)",
            "past|Did it ever show up?", "Have you been in touch with the seller?",
            reactions=("{Ugh/Oh man}, waiting on a package is the worst.",)),
+    # what came was wrong: "when the box got here it was empty"
+    _event("wrong_order", "bad", r"(?:box|package|parcel|order|it) (?:\w+ ){0,3}?(?:was|came|arrived) (?:completely )?"
+           r"(?:empty|broken|damaged|smashed|crushed|the wrong (?:\w+ )?(?:size|color|colour|item|one))|"
+           r"(?:sent|shipped|gave) (?:me|us) the wrong",
+           "past|Were you able to get a refund?", "Have you been in touch with the seller?",
+           reactions=("{Ugh/Oh no}, that's so frustrating.", "{Ugh/Oh man}, what a letdown.")),
     _event("long_hours", "bad",
            r"overtime|double shifts?|long hours|(?:12|twelve|14|fourteen)[- ]hour (?:days?|shifts?)|overwork\w*|"
            r"so much (?:work|homework)|(?:huge|heavy|crazy) workload",

@@ -74,6 +74,8 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
                         # a sport's last round, not exams; a rank, not a class: "graduated top of my class"
                         r"(?:world|stanley|nba|nfl|cup|league) finals|top of (?:my|the|his|her|our|their) class|"
+                        # a bond, not a group: "we were best of friends"
+                        r"(?:best|good|great|close) of friends|"
                         # a young animal is no child: "My dogs attacked my baby goat"
                         r"baby (?=goats?|birds?|chicks?|cows?|calf|calves|deer|horses?|pigs?|ducks?|bunn(?:y|ies)|"
                         r"squirrels?|lambs?|sheep)|"
@@ -132,13 +134,17 @@ _DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|f
                      r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
                      r"selected)|found (?:a|the) (?:new )?job|(?:was|were) able to \w+|did (?:a|an) \w+)\b"
                      r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+# A feat of another's, told plainly: not help given ("A friend was able to fix a problem I was having")
+_FEAT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|landed|aced|nailed|earned|"
+                   r"(?:killed|crushed) (?:it|the \w+)|got (?:into|accepted|promoted|hired)|made the (?:team|cut))\b"
+                   r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
 # Someone who acted in the story ("my sister drove my car", "my neighbor keeps parking"), and the questions asked only
 # of them.
 _ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|made|broke|hit|ate|drove|said|told|left|"
                     r"ran|threw|got|gets|keeps?|kept|did|does|won't|wouldn't|didn't|doesn't|never|always|is|was|has|"
                     r"had)\b", re.IGNORECASE)
 _ASKS_THE_DOER = re.compile(r"^Did \{topic\} (?:ever apologize|say why)")
-_TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most|was it like|Good for you|Way to go",
+_TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most|was it like|Good for you|Way to go|celebrat",
                              re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
 
@@ -672,6 +678,20 @@ FRAMES: dict[str, Frames] = {
         _lines("Looking on the bright side really helps.", "{That's a healthy way to see it/That's a great attitude}.",
                "It sounds like you're handling it {well/really well}.")),
 }
+# Happenings that make a surprise a glad one: "I was shocked my husband bought me flowers today out of the blue."
+_GLAD_SURPRISES = frozenset({"gift", "surprise_party", "won", "found_money"})
+# The speaker owned up to their own wrong: "I apologized to her", "she appreciated the fact that I told her"; not a
+# lie told ("I told her I had an emergency") nor a promise ("I told her I would take her").
+_OWNED_UP = re.compile(r"\b(?:I|we) (?:actually |finally |eventually |just |already )?(?:apologi[sz]ed|confessed|"
+                       r"came clean|owned up|admitted (?:it|to it|everything|what)|said sorry|"
+                       r"told (?:him|her|them)\b(?! (?:I|that|a lie|to|we|it|my|he|she|they)\b))", re.IGNORECASE)
+_OWNED_UP_FRAMES = Frames(
+    _lines("{It takes/That took} {courage/guts} to own up{/ like that}.",
+           "{Owning up/Coming clean} {is never easy/isn't easy}.",
+           "Good on you for {owning up/coming clean}."),
+    _lines("past|person:How did {topic} take it?", "past|How did it go?"),
+    _lines("{Feeling bad about it/The fact that you feel bad} shows you care.", "Be {kind to/gentle with} yourself.",
+           "It sounds like you {learned from it/really learned from it}."))
 # A feeling or a hope that was ahead once: "I was very anxious to start driving at 16."
 _NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were", "been")
                          for so in ("", "so ", "very ", "really ", "pretty ", "quite ", "super "))
@@ -1093,6 +1113,11 @@ _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers 
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
+                 # a mishap played off before others: not seats soaked by rain left in the car
+                 (re.compile(r"play it off|laugh it off|anyone notice"),
+                  re.compile(r"\b(?:in front of|everyone|everybody|people|crowd|audience|someone|somebody|strangers?|"
+                             r"class|coworkers?|friends?|date|boss|stage|street|store|concert|party|restaurant|mall|"
+                             r"school|work|office|public|stairs|all day|walking around)\b", re.IGNORECASE)),
                  # what weighs on the speaker, only of a worry, a regret or a thought that stays: not of "Black Mirror"
                  (re.compile(r"I can see why (?:that|it)|still (?:on your mind|weighing on you|bothering you)"),
                   _WEIGHS),
@@ -1245,7 +1270,20 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                    re.compile(r"\b(?:stole|stealing|took|robbed) (?:\w+ )?(?:my|our|his|her|their) "
                               r"(?:\w+ ){0,2}?\w+'s\b|"
                               r"\bI (?:saw|watched|noticed) (?:\w+ ){0,3}?(?:steal|stole|rob|cheat|hit)\w*",
-                              re.IGNORECASE)))
+                              re.IGNORECASE)),
+                  # a gift's surprise or occasion, once told: "I was shocked my husband bought me flowers today out of
+                  # the blue", "I got a car for my birthday"
+                  (re.compile(r"a surprise\?|see it coming|any idea\?"),
+                   re.compile(r"\b(?:surpris\w*(?! party)|shock\w*|out of the blue|off guard|unexpected\w*|"
+                              r"(?:didn't|did not|never) (?:expect|see it coming)|knew|"
+                              r"without (?:me|us|my|our) know\w*|had no idea)\b",
+                              re.IGNORECASE)),
+                  # a gift was chosen by the giver: "A you tuber bought me a car"
+                  (re.compile(r"What kind did you get"), re.compile(r"\b(?:bought|got|gave) (?:me|us)\b|\bgift",
+                                                                    re.IGNORECASE)),
+                  (re.compile(r"the occasion"),
+                   re.compile(r"\b(?:birthday|anniversary|christmas|valentine\w*|graduat\w*|wedding|holiday\w*|"
+                              r"mother's day|father's day|out of the blue|for no reason)\b", re.IGNORECASE)))
 _WISHES_LUCK = re.compile(r"hop(?:e|ing)|luck|[Ff]ingers crossed")
 _WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|everything you want")
 # The speaker's own bright side: "not what I wanted, but at least I passed"
@@ -1345,8 +1383,11 @@ _TEASER = re.compile(r"\b(?:guess what|you'll never guess|you (?:won't|will not|
 _LATELY = r"(?: (?:the other day|today|yesterday|recently|this (?:morning|week)|last (?:night|week)))?\W*$"
 # An experience named but not told, whatever its words' news: "I had a really scary experience the other day."
 _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|crazy|funny|terrible|awful|embarrassing|"
-                             r"creepy|frightening|interesting|horrible) (?:experience|thing|incident|encounter)"
-                             r"(?: happen\w*(?: to me)?)?" + _LATELY, re.IGNORECASE)
+                             r"creepy|frightening|interesting|horrible|best|worst|craziest|funniest|weirdest|"
+                             r"strangest|coolest|greatest|nicest) (?:experience|thing|incident|encounter)"
+                             r"(?: (?:just )?happen\w*(?: to me)?(?: at (?:work|school|home|the \w+))?)?" + _LATELY +
+                             r"|\b(?:the )?(?:best|worst|craziest|weirdest) day (?:ever|of my life)\W*$",
+                             re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
 # scared to get the news."
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
@@ -1357,6 +1398,10 @@ _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then |So |Can I ask )?[Ww]hat happened
                                  r"turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
+_NAMES_THE_FEELING = re.compile(r"\b(?:exciting|scary|frustrating|stressful|nerve-racking|embarrassing|worrying|"
+                                r"infuriating|maddening|annoying|awkward|unsettling)\b")
+_ASKS_HOW_IT_FEELS = re.compile(r"\bHow (?:are you feeling|do you feel|does (?:that|it) (?:sit with you|feel)|"
+                                r"did (?:it|that) make you feel)\b")
 _WORD = re.compile(r"[a-z']+")
 _CONTRACTIONS = frozenset("that's it's you're i'm i'd i'll what's they're".split())
 _PLAIN = frozenset("a an the you your yours it is are was were did do does how what when where who why to of in on "
@@ -1442,6 +1487,9 @@ _LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|littl
                        r"(?:^|(?<=[.!?] ))(?:one time|once),? (?:I|we|my|our|someone|somebody|a|an|the))\b",
                        re.IGNORECASE)
 # A story told as remembered: its hopes and plans were then, not now.
+# "I had a move a couple weekends ago. I was really planning on getting everything done": a plan of back then
+_AGO = re.compile(r"\b(?:a|an|\d+|two|three|four|five|few|couple(?: of)?) (?:\w+ )?(?:days?|weeks?|weekends?|months?)"
+                  r" ago\b", re.IGNORECASE)
 _RECALLED = re.compile(r"\b(?:I (?:still )?remember|used to|back then|at the time)\b", re.IGNORECASE)
 # a past looked back on, whatever the tense it is told in: "When I see my wedding picture I always think back"
 _LOOKS_BACK = re.compile(rf"{MEMORY_TOLD.pattern}|{MISSES_THE_PAST.pattern}|"
@@ -1519,9 +1567,10 @@ def story_time(speaker: list[str]) -> str:
     first stays ahead: "I have a huge exam tomorrow." then "I studied really hard all week!" """
     if len(speaker) > 1 and _AHEAD_BY_DATE.search(speaker[0]) and not _HAPPENED.search(speaker[0]):
         return "future"
-    for turn in (speaker[-1], speaker[0]):
+    for latest, turn in ((True, speaker[-1]), (False, speaker[0])):
         turn = _FELT_THEN.sub(r"\1 was ", turn)
-        if (_LONG_AGO.search(turn) or _RECALLED.search(turn)) and not _AHEAD_BY_DATE.search(turn):
+        if ((_LONG_AGO.search(turn) or _RECALLED.search(turn) or latest and _AGO.search(turn))
+                and not _AHEAD_BY_DATE.search(turn)):
             # a hope or a plan of back then: "I remember when I submitted my CV ... hoping that it was positive!"
             return "past"
         if _FUTURE.search(turn) or _DOING_ON_A_DAY.search(turn):
@@ -1645,8 +1694,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # met with "Oh my goodness! What was your reaction?"; nor is a name given when asked ("Worker 2") met with
         # "Argh, that's really frustrating!"
         stance = "acknowledge"
-    if stance == "surprise" and latest_news == (False, True):
-        # a glad surprise: "my husband threw me an unexpected party for my birthday!"
+    if stance == "surprise" and (latest_news == (False, True) or not latest_news[0] and not _LONG_AGO.search(latest)
+                                 and any(event.name in _GLAD_SURPRISES for event in told_events(latest, "good"))):
+        # a glad surprise: "my husband threw me an unexpected party for my birthday!", "I was shocked my husband bought
+        # me flowers today out of the blue."
         stance = "celebrate"
     # the outcome, told last: "It can be hard but it's one of the best experiences", "I know how hard it was for him so
     # it was great seeing that hard work pay off"
@@ -1696,6 +1747,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # the side told after a "but", unless denied: "I got the job offer but they offered me less money than I
             # already make"; not "Nothing has been going amazing but nothing really sucks either."; nerves are no news
             bad, good = last_news
+        if (bad and not good and len(parts) > 1 and not any(news(told_last)) and tells_news(told_last, "good")
+                and not tells_news(told_last, "bad")):
+            # a glad happening told after a "but" outweighs the trouble before it: "he's been broke, but he gave me a
+            # bouquet of flowers and took me out to eat still!"
+            bad, good = False, True
         if bad and good and (outcome := _outcome_felt(latest)) is not None:
             # the speaker's own feeling says which way it went: "Hired 4 more people. 2 already quit. I'm bummed."
             bad, good = outcome
@@ -1739,6 +1795,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             bad, good = lean == "bad", lean == "good"
         if stance == "acknowledge":
             stance = "acknowledge_bad" if bad and not good else "acknowledge_good" if good and not bad else stance
+        if (stance == "acknowledge_good" and (doer := find_topic(latest, "celebrate")) is not None
+                and doer.kind == "person" and _did(doer, _FEAT, latest)):
+            # another's feat, told plainly, is cheered for them: "My daughter killed the GRE!" is not met with "Oh,
+            # that's nice! I'm really glad to hear it."
+            stance = "celebrate"
         if stance == "acknowledge" and opening and time == "past" and not (bad or good) and not _WEIGHS.search(story):
             # a first story that tells no news either way is heard with interest: not "I hear you." (an answer to a
             # view) and "What was going through your head?" to "I was going through some boxes in my attic today."
@@ -1762,6 +1823,16 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # wonderful news!"
         stance = "savor"
     frames = FRAMES.get(stance)
+    if (stance == "ease_guilt" and (owned := _OWNED_UP.search(latest)) and _undenied(latest, owned)
+            and not ILLNESS.search(story)):
+        # the wrong already owned up to: "I actually told him when the guilt got too much for me" is not met with "I
+        # can tell you feel bad about it. Have you talked to him about it?"
+        frames = _OWNED_UP_FRAMES
+    if stance == "loss" and not opening and _FEELING_WORD.search(latest):
+        # grief told in a later turn is asked after, not probed for memories: "thanks.. She was old, but still, i feel
+        # so alone without her" is not asked "How long did you have her?"
+        frames = replace(frames, questions=tuple(line for line in frames.questions
+                                                 if line.kinds is None and "{topic}" not in line.text))
     if frames is None:
         return None
     # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
@@ -1828,9 +1899,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
 
         def fresh(lines: tuple[Line, ...], wish_again: bool = False) -> tuple[Line, ...]:
             # one wish is enough where another line is left: not "I hope it goes well! I'm sure it will go great."
+            # A reaction that has named the feeling is not followed by a question for it: not "Oh, how exciting! How
+            # are you feeling about it?"
             return tuple(line for line in lines
                          if not said & {_stem(word) for word in _WORD.findall(line.text.lower())}
-                         and (wish_again or not (_WISHES_LUCK.search(reaction) and _WISHES_AGAIN.search(line.text))))
+                         and (wish_again or not (_WISHES_LUCK.search(reaction) and _WISHES_AGAIN.search(line.text)))
+                         and not (_NAMES_THE_FEELING.search(reaction) and _ASKS_HOW_IT_FEELS.search(line.text)))
         if answered:
             return pick(fresh(frames.comments), False, named) or pick(fresh(frames.comments, True), False, named)
         # a question about what happened, most of the time: it follows from this story and no other
@@ -1853,6 +1927,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         did_it = _did(topic, _DID_IT, story)
         frames = Frames(*(tuple(line for line in lines if _for_another(line, did_it, story))
                           for lines in (frames.reactions, frames.questions, frames.comments)))
+        specific = tuple(line for line in specific if not (did_it and _TO_THE_SPEAKER.search(line.text)))
     reactions = tuple(line for line in frames.reactions if _grounded(line, story))
     if stance == "validate" and topic is not None and not _did(topic, _ACTED, story, by_pronoun=True):
         # "Did your son ever apologize?" only of the one who did it: not of a son whose room held what angered
@@ -1991,10 +2066,11 @@ class TopicReplyWriter(ReplyWriter):
         told = latest if any(news(tidy(latest))) or ahead else story
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), voted)
-        if stance in ("illness", "acknowledge") and told == latest and (
-                earlier := situation_stance(tidy(story), voted)) in ("loss", "illness") and earlier != stance:
+        if (stance in ("illness", "acknowledge") or stance == "comfort" and not told_events(latest, "bad")) and \
+                told == latest and (earlier := situation_stance(tidy(story), voted)) in ("loss", "illness") and \
+                earlier != stance:
             # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
-            # good." after "my dog is really sick": the illness's
+            # good." after "my dog is really sick": the illness's; "It broke my heart, to be honest." after the dog died
             stance = earlier
         if stance == "illness" and _CARED_FOR.search(told):
             stance = "appreciate"

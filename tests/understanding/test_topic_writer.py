@@ -15,8 +15,8 @@ from e3rg_core.contracts import EmotionResult, Vote
 from e3rg_core.emotions import coarse_of
 from e3rg_core.understanding.events import EVENTS, told_events
 from e3rg_core.understanding.prompts import STANCES
-from e3rg_core.understanding.reflective_writer import (_ASKED_BACK, GREETING, MAX_SPOKEN_SECONDS, MAX_WORDS, news,
-                                                       situation_stance, spoken_seconds)
+from e3rg_core.understanding.reflective_writer import (_ASKED_BACK, GREETING, ILLNESS, MAX_SPOKEN_SECONDS, MAX_WORDS,
+                                                       news, situation_stance, spoken_seconds)
 from e3rg_core.understanding.reply_ranker import ReplyRanker
 from e3rg_core.understanding.topic_writer import (FRAMES, TopicReplyWriter, _already_asked, _choose, _fill,
                                                  _lines, find_topic, story_time, topic_reply)
@@ -2170,3 +2170,90 @@ def test_a_glad_vote_is_not_glad_beside_a_bad_happening():
     assert any(re.search(r"lovely|nice|good", answer) for answer in replies_to(
         "My aunt helped us out.", "Why? What did she do?",
         "She helped us pay off our house so it didn't go into foreclosure.", stance="interest", seeds=20))
+
+
+def test_a_glad_surprise_a_gift_and_another_s_feat_are_cheered_for_what_they_are():
+    """Read off tuning replies (seed 252) and a blind audit of them: "My goodness! What did your husband say?" to
+    flowers out of the blue, "Oh, that's nice! I'm really glad to hear it." to "My daughter killed the GRE!", "How
+    are you celebrating?" to a sister's exam, and "Aw, that's tough." to a broke fiance's bouquet."""
+    writer = TopicReplyWriter()
+    for variant in range(6):
+        answer, written = writer.reply(said("I was shocked my husband bought me flowers today out of the blue." +
+                                            " " * variant), voted_only("surprised"))
+        assert written and re.search(r"gift|thoughtful|sweet|lovely|love that|awesome|great", answer), answer
+        assert not re.search(r"surprise\?|see it coming|say\?|react", answer), answer
+    for answer in replies_to("A you tuber bought me a car, it totally caught me off guard.", stance="celebrate",
+                             seeds=20):
+        assert "What kind did you get" not in answer, answer
+    for turn in ("My daughter killed the GRE!", "My sister aced her exam!"):
+        for answer in replies_to(turn, stance="acknowledge", seeds=20):
+            assert not re.search(r"glad to hear|celebrat", answer), answer
+            assert re.search(r"daughter|sister|[Cc]ongrat|[Ww]ell done|achievement|love that|awesome|amazing|great|"
+                             r"exciting|fantastic|wonderful|nice", answer), answer
+    assert all(not re.search(r"must be so|[Gg]ood for your friend", answer) for answer in replies_to(
+        "A friend was able to fix a problem I was having", stance="acknowledge", seeds=20))
+    for answer in replies_to("I didn't expect to get anything for my birthday from my fiance since he's been broke, "
+                             "but he gave me a bouquet of flowers and took me out to eat still!",
+                             stance="acknowledge", seeds=20):
+        assert not re.search(r"tough|rough|sorry|hard|sit with you", answer), answer
+
+
+def test_a_wrong_owned_up_to_is_met_as_owned_and_a_named_feeling_is_not_asked_for():
+    """"I can tell you feel bad about it." to "I actually told him when the guilt got too much for me", and "Oh no,
+    how embarrassing! How are you feeling about it all now?" (tuning seed 252)."""
+    for answer in replies_to("I cheated on a test and felt awful.", "Did your teacher find out?",
+                             "He did eventually, I actually told him when the guilt got too much for me",
+                             stance="ease_guilt", seeds=20):
+        assert not re.search(r"feel (?:really )?bad about it\.|talk(?:ed)? to|on your mind", answer), answer
+    assert any(re.search(r"own up|coming clean|took it|take it", answer) for answer in replies_to(
+        "I broke my sister's vase and felt terrible. I apologized to her right away.", stance="ease_guilt", seeds=20))
+    for turns in (("I feel bad because I told her I would take her but got so busy.",),
+                  ("I admitted to my mom that I had been self harming.", "How did she react?",
+                   "She was really sad, but she appreciated the fact that I told her.")):
+        assert all("own up" not in answer and "clean" not in answer for answer in replies_to(
+            *turns, stance="ease_guilt", seeds=20)), turns
+    for turn in ("I accidentally dropped my phone in the toilet.", "I am so excited for my trip to Spain next week!"):
+        for stance in ("ease", "look_forward"):
+            for answer in replies_to(turn, stance=stance, seeds=20):
+                if re.search(r"embarrassing|exciting", answer):
+                    assert not re.search(r"How (?:are you feeling|do you feel)", answer), answer
+    for answer in replies_to("I can be so forgetful I left my windows down in my car and my seats was full of water.",
+                             stance="ease", seeds=20):
+        assert not re.search(r"play it off|laugh it off|anyone notice", answer), answer
+
+
+def test_news_told_in_other_words_is_read_as_told():
+    """Read off tuning replies (seed 252) and a blind audit: "Ew, that's gross!" to "Today, was the worst day
+    ever!", "Oh, that's nice! How do you feel about it now?" to "The best thing happened at work today!", "Oh
+    wow. What kind of phone was it?" to an empty box, "How do you think it'll go?" to a move a couple of weekends
+    ago, "Enjoy every minute of it!" to weddings being expensive, and "I hope your sister is okay." to a broken
+    vase."""
+    for turn, stance, wanted in (("Today, was the worst day ever!", "disgust", r"[Ww]hat happened\?|talk about it"),
+                                 ("The best thing happened at work today!", "acknowledge", r"[Ww]hat happened\?"),
+                                 ("I ordered a new phone last week, and when the box got here it was empty.",
+                                  "acknowledge", r"frustrat|letdown|seller|refund")):
+        assert all(re.search(wanted, answer) for answer in replies_to(turn, stance=stance, seeds=10)), turn
+    for answer in replies_to("I had a move a couple weekends ago.  I was really planning on getting everything done, "
+                             "or at least moved over, in one weekend.", stance="acknowledge", seeds=20):
+        assert not re.search(r"will|it'll|going to", answer), answer
+    for answer in replies_to("We just got engaged!", "Congratulations! Have you set a date yet?",
+                             "Thank you! We're hoping to get married sometime next year, but man weddings are "
+                             "expensive. It may be further off than I'd like!", stance="celebrate", seeds=20):
+        assert not re.search(r"[Ee]njoy|awesome|amazing|[Ss]oak|[Mm]ake the most", answer), answer
+    assert not ILLNESS.search("I broke my sister's vase") and ILLNESS.search("My son broke his arm at practice.")
+
+
+def test_a_later_sorrow_after_a_death_is_grief():
+    """"Oh, I'm so sorry. How are you holding up through all this?" to "She was old, but still, i feel so alone
+    without her" after the dog died, and a shame, hope that things turn around (tuning seed 252)."""
+    writer = TopicReplyWriter()
+    for turn in ("He was a lab.  It broke my heart, to be honest.",
+                 "thanks.. She was old, but still, i feel so alone without her"):
+        for variant in range(6):
+            answer, written = writer.reply(said("My dog died last month.", "I'm so sorry. What kind of dog was she?",
+                                                turn + " " * variant), voted_only("sad"))
+            assert written and re.search(r"your dog|your loss|Losing someone", answer), answer
+            assert not re.search(r"shame|turn around|get better|look up|[Hh]ow long|miss most", answer), answer
+    for answer in replies_to("My best friend died in a car crash.", "I'm so sorry. That's an awful way to go.",
+                             "Seriously it was heartbreaking because we were best of friends", stance="loss", seeds=20):
+        assert "your friends" not in answer, answer
