@@ -157,6 +157,10 @@ EVENTS: tuple[Event, ...] = (
            r"hit the jackpot",
            "What are you going to do with it?", "past|Did you expect to win?",
            reactions=("self:{Wow/Whoa}, lucky you!", "{Wow/Oh wow}, what luck!")),
+    # a ticket bought, won or not: "today i saw the lottery was for 36 million ... so I decided to buy a ticket."
+    _event("lottery", "any", r"lottery|lotto|powerball|mega millions|scratch(?:ers?| ?-?offs?| tickets?)",
+           "future+now|What would you do if you won?", "past|Did you win anything?",
+           reactions=("future|{Ooh, /Oh, /}fingers crossed!",), is_news=False),
     _event("surprise_party", "good", r"surprise (?:party|visit|trip)|threw (?:me|us) a|surprised (?:me|us) (?:with|by)|"
            r"came home early",
            "past|Did you have any idea?", "past|Who was behind it?",

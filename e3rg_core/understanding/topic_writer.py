@@ -618,7 +618,8 @@ FRAMES: dict[str, Frames] = {
                "person:Some people {have no consideration/just don't think/have zero consideration}.",
                "I'd be {furious/livid} too.", "Anyone would be {annoyed/upset} by that.",
                "now+future|I hope it gets sorted out soon.",
-               "That would drive me {crazy/up the wall}.", "You {deserved/deserve} better{ than that/}.")),
+               "That would drive me {crazy/up the wall}.", "You {deserved/deserve} better{ than that/}.",
+               "Good for you for {speaking up/standing up for yourself}.")),
     "disgust": Frames(
         _lines("{Ew/Eww/Ugh/Yuck}, that's {gross/so gross/really gross}!", "Ugh, how disgusting.", "Yuck!",
                "{Oh/Ew/Ugh/Yuck}, that's {nasty/so nasty/really nasty}.",
@@ -1110,9 +1111,15 @@ _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers 
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
+_SPOKE_UP = re.compile(r"\b(?:(?:didn't|did not) hold back|told (?:him|her|them|the \w+) off|"
+                       r"(?:gave|give) (?:him|her|them|the \w+) a piece of my mind|spoke up|stood up (?:for|to)|"
+                       r"confronted|complained to|called (?:the )?(?:manager|company|customer service|corporate)|"
+                       r"(?:I|we) (?:\w+ )?reported (?:it|him|her|them))\b", re.IGNORECASE)
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
+                 # "I called them and did not hold back."
+                 (re.compile(r"speaking up|standing up for yourself"), _SPOKE_UP),
                  # a mishap played off before others: not seats soaked by rain left in the car
                  (re.compile(r"play it off|laugh it off|anyone notice"),
                   re.compile(r"\b(?:in front of|everyone|everybody|people|crowd|audience|someone|somebody|strangers?|"
@@ -1138,6 +1145,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  # end of the world"
                  (re.compile(r"something, at least|[Aa]t least there's that"),
                   re.compile(r"\b(?:at least|better than|though|tho)\b", re.IGNORECASE)),
+                 # worse averted, only of a mishap shrugged off: not of a resolve to think positive
+                 (re.compile(r"could have been worse"),
+                  re.compile(r"\b(?:at least|could(?: have|'ve) been|lucky|luckily|thankfully|fortunately|"
+                             r"end of the world|nothing (?:major|serious|big)|minor|better than|though|tho)\b",
+                             re.IGNORECASE)),
                  (re.compile(r"can't imagine"), _TERMINAL),
                  # praise and a celebration, only of something achieved or won: not "That's amazing, well done! How did
                  # you celebrate?" to a weekend at Disney World told after "School starts back next week"
@@ -1196,7 +1208,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              r"days? off|time off|break|summer|honeymoon|retire\w*|visit\w*|catch up|moment|"
                              r"together|new (?:baby|home|house|puppy|job)|relationship|time with)\b", re.IGNORECASE)),
                  # a hope shared, only where the speaker told one: "I'm praying it will last a bit longer now"
-                 (re.compile(r"^(?:Oh, )?(?:[Hh]ere's hoping|Fingers crossed)!"), _HOPING),
+                 (re.compile(r"^(?:(?:Oh|Ooh), )?(?:[Hh]ere's hoping|[Ff]ingers crossed)!"), _HOPING),
                  # luck, only for what the speaker has at stake: not for a fan's new season
                  (re.compile(r"[Ff]ingers crossed for you|Rooting for you"), _AT_STAKE),
                  # "it" going well, only of something that can: not of buying more milk or of a sunny autumn
@@ -1278,7 +1290,9 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                               r"(?:didn't|did not|never) (?:expect|see it coming)|knew|"
                               r"without (?:me|us|my|our) know\w*|had no idea)\b",
                               re.IGNORECASE)),
-                  # a gift was chosen by the giver: "A you tuber bought me a car"
+                  # whether they won, once told: "I bought a scratch lottery ticket for $20 and didn't win anything"
+                 (re.compile(r"win anything|if you won"), re.compile(r"\b(?:win|won)\b", re.IGNORECASE)),
+                 # a gift was chosen by the giver: "A you tuber bought me a car"
                   (re.compile(r"What kind did you get"), re.compile(r"\b(?:bought|got|gave) (?:me|us)\b|\bgift",
                                                                     re.IGNORECASE)),
                   (re.compile(r"the occasion"),
@@ -1346,6 +1360,13 @@ _AT_LEAST = re.compile(r"\b(?:but|well|still),? at least\b|\bat least (?:I|we|it
                        r"\bcould(?: have|'ve)? been (?:a lot |much |way )?worse\b",
                        re.IGNORECASE)
 # Stances whose lines would pass over a bright side the speaker has found; cheering ones already fit it.
+_RESOLVED = re.compile(r"\b(?:(?:decided|trying|try|chose|choose) to (?:think|stay|be|remain) (?:more |really )?"
+                       r"(?:positive|optimistic|hopeful)|"
+                       r"(?:I|we) (?:know|think|feel|believe) (?:I|we)(?:'ll| will| can) "
+                       r"(?:be able to )?(?:handle|manage|get through|make it through|deal with) it|"
+                       r"look(?:ing)? on the bright side|"
+                       r"(?:I'm|I am) (?:feeling )?(?:confident|optimistic) (?:that|it|I)|"
+                       r"(?:it|things|everything) will (?:all )?work out)\b", re.IGNORECASE)
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "acknowledge_story",
                                "validate", "reassure", "ease", "ease_guilt", "interest", "disgust"})
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"
@@ -1398,6 +1419,8 @@ _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then |So |Can I ask )?[Ww]hat happened
                                  r"turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
+_PRAISE = re.compile(r"\b(?:congrat\w*|well done|way to go|good for you|proud of you|must be (?:so |really )?proud|"
+                     r"bet you're (?:so )?proud)\b", re.IGNORECASE)
 _NAMES_THE_FEELING = re.compile(r"\b(?:exciting|scary|frustrating|stressful|nerve-racking|embarrassing|worrying|"
                                 r"infuriating|maddening|annoying|awkward|unsettling)\b")
 _ASKS_HOW_IT_FEELS = re.compile(r"\bHow (?:are you feeling|do you feel|does (?:that|it) (?:sit with you|feel)|"
@@ -1804,7 +1827,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # a first story that tells no news either way is heard with interest: not "I hear you." (an answer to a
             # view) and "What was going through your head?" to "I was going through some boxes in my attic today."
             stance = "acknowledge_story"
-    if stance in _SEES_BRIGHT_SIDE and _AT_LEAST.search(latest):
+    if stance in _SEES_BRIGHT_SIDE and (_AT_LEAST.search(latest) or not opening and (
+            (resolved := _RESOLVED.search(latest)) and _undenied(latest, resolved))):
+        # the speaker's own bright side, or a resolve after the worry: "I was super worried, but decided to think more
+        # positive and I know I will be able to handle it." is not asked "What's the biggest worry?"
         stance = "silver_lining"
     if time == "past" and _LONG_AGO.search(latest):
         time = "long_ago"
@@ -1865,7 +1891,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # pair of shoes" after "I love the gifts I got for my birthday")
         frames, answered = replace(frames, comments=()), False
 
-    listener_said = _content_stems(" ".join(u.utterance for u in history if u.role == "listener"))
+    listener_words = " ".join(u.utterance for u in history if u.role == "listener")
+    listener_said = _content_stems(listener_words)
+    # praise is given once: "Congrats! You must be really proud." is not said after "congrats! you must be proud!"
+    praised = _PRAISE.search(listener_words) is not None
 
     def pick(lines: tuple[Line, ...], asking: bool, named_already: bool = False) -> str | None:
         usable = [line for line in lines if _usable(line, topic, time, feeling) and _grounded(line, story)
@@ -1877,7 +1906,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # not the listener's own words again: "Oh, that must bring back a lot of memories." after "Must have really
             # brought back good memories."
             texts = [(text, spec) for text, spec in texts if len(_content_stems(text) & listener_said) < 2
-                     and not (told_at_length and _ASKS_FOR_MORE.search(text))]
+                     and not (told_at_length and _ASKS_FOR_MORE.search(text))
+                     and not (praised and _PRAISE.search(text))]
             if asking:
                 texts = [(text, spec) for text, spec in texts if not _already_asked(text, history)
                          and (opening or not _ASKS_FOR_THE_STORY.search(text))

@@ -251,7 +251,8 @@ def test_what_someone_else_has_is_not_the_speakers():
 def test_money_won_is_asked_about():
     assert [event.name for event in told_events("I entered a raffle and actually won $1000.", "good")] == ["won"]
     # another's winnings are not the speaker's
-    assert not told_events("Last week a friend of mine won $2000 on a scratch off ticket.", "good")
+    assert "won" not in [event.name for event in told_events("Last week a friend of mine won $2000 on a scratch off "
+                                                             "ticket.", "good")]
 
 
 def test_a_thing_named_with_the_is_not_asked_its_kind():
@@ -2257,3 +2258,36 @@ def test_a_later_sorrow_after_a_death_is_grief():
     for answer in replies_to("My best friend died in a car crash.", "I'm so sorry. That's an awful way to go.",
                              "Seriously it was heartbreaking because we were best of friends", stance="loss", seeds=20):
         assert "your friends" not in answer, answer
+
+
+def test_praise_is_given_once_and_a_resolve_or_a_stand_is_met_as_one():
+    """Read off a blind audit of tuning replies (seed 252): "Congrats! You must be really proud." after the
+    listener's "congrats! you must be proud!", "What's the biggest worry?" to "I was super worried, but decided to
+    think more positive and I know I will be able to handle it.", and "Has that happened before?" to "I called them
+    and did not hold back."."""
+    for answer in replies_to("I passed my bar exam!", "Congrats! You must be so proud of yourself.",
+                             "Thanks, I studied for months and it finally paid off.", stance="celebrate", seeds=20):
+        assert not re.search(r"[Cc]ongrat|proud|[Ww]ell done|[Ww]ay to go|[Gg]ood for you", answer), answer
+    for answer in replies_to("We are having twins in the spring.", "Wow, that will be a busy house",
+                             "Yes, I agree. I was super worried, but decided to think more positive and I know I will "
+                             "be able to handle it.", stance="reassure", seeds=20):
+        assert not re.search(r"worr|stressful|scary|nervous|could have been worse", answer), answer
+    assert any("speaking up" in answer or "standing up" in answer for answer in replies_to(
+        "My landlord kept my whole deposit for no reason.", "That's awful. What did you do?",
+        "I called them and did not hold back.", stance="validate", seeds=30))
+    assert all("speaking up" not in answer and "standing up" not in answer for answer in replies_to(
+        "My landlord kept my whole deposit for no reason.", "That's awful. What did you do?",
+        "Nothing, I just let it go.", stance="validate", seeds=30))
+
+
+def test_a_lottery_ticket_is_asked_about_by_what_is_told_of_it():
+    """"Whoa, what a surprise! What did you make of it?" to buying a lottery ticket (tuning seed 252); whether they
+    won is not asked once told."""
+    assert any(re.search(r"win anything|if you won", answer) for answer in replies_to(
+        "today i saw the lottery was for 36 million at the gas station so I decided to buy a ticket.",
+        stance="surprise", seeds=20))
+    for turn in ("I bought a scratch lottery ticket for $20 and didn't win anything",
+                 "I have just won the lottery!"):
+        for stance in ("acknowledge", "celebrate", "surprise"):
+            for answer in replies_to(turn, stance=stance, seeds=10):
+                assert not re.search(r"win anything|if you won", answer), answer
