@@ -567,7 +567,12 @@ _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|
                         # a feat's difficulty: "It's very hard to do"
                         r"\bhard to (?:do|pull off|learn|master|believe)\b|"
                         # how hard one cried or laughed says how much it moved them, not which way
-                        r"\b(?:cr(?:y|ied|ying)|laugh(?:ed|ing)?|sobb(?:ed|ing)) (?:so |really |very )?hard\b",
+                        r"\b(?:cr(?:y|ied|ying)|laugh(?:ed|ing)?|sobb(?:ed|ing)) (?:so |really |very )?hard\b|"
+                        # glad words that tell no news: an effort ("I try to do my best"), a word on the listener's
+                        # view ("that's a really nice way of looking at it but nah")
+                        r"\b(?:do|did|doing|does|try|tried|trying) (?:my|our|his|her|their|your) (?:very )?best\b|"
+                        r"\b(?:that's|that is|what) an? (?:really |very )?(?:nice|good|great|lovely|cool) "
+                        r"(?:way|thought|point|idea|question)\b",
                         re.IGNORECASE)
 
 

@@ -2242,6 +2242,10 @@ def test_news_told_in_other_words_is_read_as_told():
                              "expensive. It may be further off than I'd like!", stance="celebrate", seeds=20):
         assert not re.search(r"[Ee]njoy|awesome|amazing|[Ss]oak|[Mm]ake the most", answer), answer
     assert not ILLNESS.search("I broke my sister's vase") and ILLNESS.search("My son broke his arm at practice.")
+    # an effort or a word on the listener's view is no glad news
+    assert news("Ha, that's a really nice way of looking at it but nah I'm pretty sure it's mostly laziness.") == \
+        (False, False)
+    assert not news("I try to do my best to follow the rules of the road.")[1]
 
 
 def test_a_later_sorrow_after_a_death_is_grief():
