@@ -1108,17 +1108,17 @@ _VIEW = re.compile(rf"{_FEELING_WORD.pattern}|\b(?:think|thought|believe|guess|s
                    r"stupid|insane|unbelievable)\b", re.IGNORECASE)
 _HOPING = re.compile(r"\b(?:hope|(?<!was )(?<!were )hoping|pray|praying|fingers crossed|crossing (?:my|our) fingers|"
                      r"wish me luck)\b", re.IGNORECASE)
-# Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
-# or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
-# things with your dad now?" of a rift, not of a dad who visited.
+# The speaker stood up for themselves: "I called them and did not hold back."
 _SPOKE_UP = re.compile(r"\b(?:(?:didn't|did not) hold back|told (?:him|her|them|the \w+) off|"
                        r"(?:gave|give) (?:him|her|them|the \w+) a piece of my mind|spoke up|stood up (?:for|to)|"
                        r"confronted|complained to|called (?:the )?(?:manager|company|customer service|corporate)|"
                        r"(?:I|we) (?:\w+ )?reported (?:it|him|her|them))\b", re.IGNORECASE)
+# Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
+# or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
+# things with your dad now?" of a rift, not of a dad who visited.
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
-                 # "I called them and did not hold back."
                  (re.compile(r"speaking up|standing up for yourself"), _SPOKE_UP),
                  # a mishap played off before others: not seats soaked by rain left in the car
                  (re.compile(r"play it off|laugh it off|anyone notice"),
@@ -1419,10 +1419,14 @@ _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then |So |Can I ask )?[Ww]hat happened
                                  r"turn out))")
 _ASKS_FEELING = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you|bothering you)\b.*\?$|"
                            r"^What did you (?:think|make of it)\?$")
+# Praise for the speaker's feat: said once in a conversation, by either side
 _PRAISE = re.compile(r"\b(?:congrat\w*|well done|way to go|good for you|proud of you|must be (?:so |really )?proud|"
                      r"bet you're (?:so )?proud)\b", re.IGNORECASE)
+# Reactions that name how it felt ("how embarrassing", "how exciting")
 _NAMES_THE_FEELING = re.compile(r"\b(?:exciting|scary|frustrating|stressful|nerve-racking|embarrassing|worrying|"
                                 r"infuriating|maddening|annoying|awkward|unsettling)\b")
+# A question for the feeling itself (not for a reaction, as "How did you react?" is): not asked after a reaction
+# that named the feeling
 _ASKS_HOW_IT_FEELS = re.compile(r"\bHow (?:are you feeling|do you feel|does (?:that|it) (?:sit with you|feel)|"
                                 r"did (?:it|that) make you feel)\b")
 _WORD = re.compile(r"[a-z']+")
@@ -1509,10 +1513,11 @@ _LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|littl
                        # a story that opens "One time someone kicked my dog!"
                        r"(?:^|(?<=[.!?] ))(?:one time|once),? (?:I|we|my|our|someone|somebody|a|an|the))\b",
                        re.IGNORECASE)
-# A story told as remembered: its hopes and plans were then, not now.
-# "I had a move a couple weekends ago. I was really planning on getting everything done": a plan of back then
+# A latest turn set a few days to months back: "I had a move a couple weekends ago. I was really planning on getting
+# everything done" tells a plan of back then.
 _AGO = re.compile(r"\b(?:a|an|\d+|two|three|four|five|few|couple(?: of)?) (?:\w+ )?(?:days?|weeks?|weekends?|months?)"
                   r" ago\b", re.IGNORECASE)
+# A story told as remembered: its hopes and plans were then, not now.
 _RECALLED = re.compile(r"\b(?:I (?:still )?remember|used to|back then|at the time)\b", re.IGNORECASE)
 # a past looked back on, whatever the tense it is told in: "When I see my wedding picture I always think back"
 _LOOKS_BACK = re.compile(rf"{MEMORY_TOLD.pattern}|{MISSES_THE_PAST.pattern}|"
@@ -1849,6 +1854,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # wonderful news!"
         stance = "savor"
     frames = FRAMES.get(stance)
+    if frames is None:
+        return None
     if (stance == "ease_guilt" and (owned := _OWNED_UP.search(latest)) and _undenied(latest, owned)
             and not ILLNESS.search(story)):
         # the wrong already owned up to: "I actually told him when the guilt got too much for me" is not met with "I
@@ -1859,8 +1866,6 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # so alone without her" is not asked "How long did you have her?"
         frames = replace(frames, questions=tuple(line for line in frames.questions
                                                  if line.kinds is None and "{topic}" not in line.text))
-    if frames is None:
-        return None
     # a topic of earlier turns is named back, but its kind is not asked: the talk has moved on from it
     death_told = next((turn for turn in reversed(speaker) if DEATH.search(turn)), None) if stance == "loss" else None
     if death_told not in (None, latest) and (dead := find_topic(death_told, stance)) is not None:
@@ -2096,9 +2101,9 @@ class TopicReplyWriter(ReplyWriter):
         told = latest if any(news(tidy(latest))) or ahead else story
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), voted)
-        if (stance in ("illness", "acknowledge") or stance == "comfort" and not told_events(latest, "bad")) and \
-                told == latest and (earlier := situation_stance(tidy(story), voted)) in ("loss", "illness") and \
-                earlier != stance:
+        if ((stance in ("illness", "acknowledge") or stance == "comfort" and not told_events(latest, "bad"))
+                and told == latest and (earlier := situation_stance(tidy(story), voted)) in ("loss", "illness")
+                and earlier != stance):
             # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
             # good." after "my dog is really sick": the illness's; "It broke my heart, to be honest." after the dog died
             stance = earlier
