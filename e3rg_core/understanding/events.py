@@ -360,7 +360,7 @@ EVENTS: tuple[Event, ...] = (
            r"(?:gave|got|bought|sent) me (?:a |an |some |the )?(?:\w+ )?(?:gift|present|flowers|card|"
            r"necklace|ring|watch|chocolates?|surprise|car|puppy|kitten|bike|laptop|bouquet)|"
            r"bought (?:me|us) (?:a|an|some|the|this|that|my|our|new)|(?:as|for) (?:a |my )?(?:gift|present)\b|"
-           r"(?:got|received|gotten) (?:a|an) (?:\w+ ){0,2}?(?:gift|present|\w+) (?:for|as) (?:my|our|a) "
+           r"(?:got|received|gotten) (?:a|an) (?:\w+ ){0,2}?\w+ (?:for|as) (?:my|our|a) "
            r"(?:birthday|anniversary|christmas|gift|present)",
            "past|{Was it a surprise/Did you see it coming}?", "past|What was the occasion?",
            reactions=("{Aw/Oh}, how thoughtful!", "{Aw/Oh}, what a sweet gift!")),

@@ -125,19 +125,25 @@ _ASKED_OF_WHAT_IS_TOLD = frozenset({"sorts", "purpose"})
 _DID_A_KINDNESS = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:offered|helped|gave|bought|made|took|brought|"
                              r"surprised|watched|came|sent|cooked|drove|paid|fixed|let|volunteered|(?:is|was) always|"
                              r"always|stepped)\b", re.IGNORECASE)
+
+
+def _done_by_someone(deeds: str) -> re.Pattern:
+    """The deeds, as done by the one named just before them ("My son just graduated"), not to or for the speaker
+    ("My boyfriend proposed to me"): matched right after a topic's noun by `_did`."""
+    return re.compile(rf"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:{deeds})\b(?! (?:to |for |with )?(?:me|us)\b)",
+                      re.IGNORECASE)
+
+
 # Someone named who achieved the good news ("My son just graduated", "my little brother barely passed his finals"),
-# for the lines that cheer them; not one who did something for the speaker ("My boyfriend proposed to me")
-_DID_IT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|finished|landed|aced|nailed|earned|"
-                     r"(?:killed|crushed) (?:it|the \w+)|"
-                     r"scored|completed|achieved|mastered|became|got (?:into|in|accepted|promoted|hired|"
-                     r"(?:a|the|his|her|their) (?:new )?(?:job|promotion|raise|scholarship|award|part|role|degree))|"
-                     r"made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|chosen|"
-                     r"selected)|found (?:a|the) (?:new )?job|(?:was|were) able to \w+|did (?:a|an) \w+)\b"
-                     r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+# for the lines that cheer them
+_DID_IT = _done_by_someone(r"graduated|passed|won|finished|landed|aced|nailed|earned|(?:killed|crushed) (?:it|the \w+)|"
+                           r"scored|completed|achieved|mastered|became|got (?:into|in|accepted|promoted|hired|"
+                           r"(?:a|the|his|her|their) (?:new )?(?:job|promotion|raise|scholarship|award|part|role|"
+                           r"degree))|made (?:it|the team|the cut)|(?:is|was|got|has been) (?:accepted|promoted|hired|"
+                           r"chosen|selected)|found (?:a|the) (?:new )?job|(?:was|were) able to \w+|did (?:a|an) \w+")
 # A feat of another's, told plainly: not help given ("A friend was able to fix a problem I was having")
-_FEAT = re.compile(r"(?:[- ]in[- ]law)?\s+(?:\w+\s+)?(?:graduated|passed|won|landed|aced|nailed|earned|"
-                   r"(?:killed|crushed) (?:it|the \w+)|got (?:into|accepted|promoted|hired)|made the (?:team|cut))\b"
-                   r"(?! (?:to |for |with )?(?:me|us)\b)", re.IGNORECASE)
+_FEAT = _done_by_someone(r"graduated|passed|won|landed|aced|nailed|earned|(?:killed|crushed) (?:it|the \w+)|"
+                         r"got (?:into|accepted|promoted|hired)|made the (?:team|cut)")
 # Someone who acted in the story ("my sister drove my car", "my neighbor keeps parking"), and the questions asked only
 # of them.
 _ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|made|broke|hit|ate|drove|said|told|left|"
