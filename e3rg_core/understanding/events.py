@@ -71,7 +71,7 @@ EVENTS: tuple[Event, ...] = (
            "recent+now+future|self:Are you looking for something new?",
            reactions=("{Oh no/Ugh}, losing a job is so hard.", "I'm sorry, that's such a blow.")),
     _event("failed", "bad", r"failed|flunked|didn't pass|did not pass|rejected|(?:didn't|did not) do well|did poorly|"
-           r"bad grade",
+           r"bad grade|(?:an|first|his|her|my|their) (?-i:F)\b",
            "Can you try again?", "What will you do next?", "Did they say why?",
            reactions=("{Aw/Oh no}, that must sting.", "I'm sorry, that's a tough blow.")),
     _event("lost_item", "bad", r"(?:lost|misplaced|can't find|couldn't find|left) (?:my|our|the|his|her) (?:\w+ )?"

@@ -699,6 +699,13 @@ _OWNED_UP_FRAMES = Frames(
     _lines("past|person:How did {topic} take it?", "past|How did it go?"),
     _lines("{Feeling bad about it/The fact that you feel bad} shows you care.", "Be {kind to/gentle with} yourself.",
            "It sounds like you {learned from it/really learned from it}."))
+# A later turn told with a laugh that tells no news: "No, it was my drunk cousin, lol." is not met with "I hear you.
+# Tell me all about it."
+_LAUGHED = re.compile(r"\b(?:lol|lmao|haha\w*|hehe\w*)\b|[:;]-?[pP]\b", re.IGNORECASE)
+_LAUGHED_AT = _lines("{Ha/Haha}, fair enough!", "{Ha/Haha}, I love that!", "{Ha/Haha}, that's funny!")
+# a mishap laughed off, and a view or a plan laughed at
+_LAUGHED_OFF = Frames(_LAUGHED_AT, (), _lines("{That's quite a story/What a story}.", "I can just picture it."))
+_LAUGHED_VIEW = Frames(_LAUGHED_AT, (), _lines("I {like your style/like the way you think}."))
 # A feeling or a hope that was ahead once: "I was very anxious to start driving at 16."
 _NOT_AFTER_WAS = "".join(f"(?<!{was} {so})" for was in ("was", "were", "been")
                          for so in ("", "so ", "very ", "really ", "pretty ", "quite ", "super "))
@@ -728,19 +735,22 @@ _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|wee
                          r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
+# What the speaker did about it, told: "I asked to get moved to the bar", "I immediately raised an alarm"
+_TOLD_WHAT_I_DID = re.compile(
+    r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|them)|left|"
+    r"moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|apologi[sz]ed|screamed|"
+    r"ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|them|911)|ran|hid|stayed|"
+    r"laughed it off|went (?:along|back|home|ahead)|kept (?:practicing|trying|going|at it)|grabbed|"
+    r"picked (?:it|them) up|raised|chased|caught|stomped|squashed|swatted|sprayed|confronted|demanded|refused|"
+    r"walked (?:away|out|off)|got (?:rid|out)|sent (?:it|them) back)\b|"
+    # "I let my siblings talk me into getting on one"; "I called and put down a deposit"
+    r"\b(?:talked|talk) (?:me|us) into\b|\b(?:booked|signed up|put (?:down )?a deposit)\b", re.IGNORECASE)
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     # how it turned out, once told: "it turned out to be so delicious!"
     (re.compile(r"^How (?:did (?:it|that|they|your \w+) (?:turn out|go)(?: for you| in the end)?|was it)\?"),
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
-    # what the speaker did, once told: "I asked to get moved to the bar"
-    (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"),
-     re.compile(r"\bI (?:then |just |finally |quickly |immediately )?(?:asked (?:to|for|him|her|them)|told (?:him|her|"
-                r"them)|left|moved|yelled|cleaned|washed|threw|returned|brought (?:it|them) back|reported|complained|"
-                r"apologi[sz]ed|screamed|ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|"
-                r"them|911)|ran|hid|stayed|laughed it off|went (?:along|back|home|ahead)|"
-                r"kept (?:practicing|trying|going|at it))\b|"
-                # "I let my siblings talk me into getting on one"; "I called and put down a deposit"
-                r"\b(?:talked|talk) (?:me|us) into\b|\b(?:booked|signed up|put (?:down )?a deposit)\b", re.IGNORECASE)),
+    # what the speaker did, once told
+    (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"), _TOLD_WHAT_I_DID),
     # how it will go, once the speaker has said: "I think she is going to do great but she's a little bit nervous"
     (re.compile(r"^How do you think it'll"),
      re.compile(r"\b(?:think|sure|know) (?:that )?(?:she|he|it|they|I|we)(?:'s| is| are| am|'m|'re|'ll| will)? "
@@ -808,8 +818,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:Can you laugh about it now|Were you able to laugh it off)"),
      re.compile(r"\b(?:funny|hilarious|laugh\w*|lol|haha\w*)\b", re.IGNORECASE)),
     (re.compile(r"^(?:How did you react|What was your (?:first )?reaction)"),
-     re.compile(r"\b(?:first thought|my reaction|I (?:screamed|cried|laughed|jumped|yelled|gasped|froze|squealed))\b",
-                re.IGNORECASE)),
+     re.compile(rf"\b(?:first thought|my reaction|I (?:screamed|cried|laughed|jumped|yelled|gasped|froze|squealed))\b|"
+                rf"{_TOLD_WHAT_I_DID.pattern}", re.IGNORECASE)),
     (re.compile(r"^What was (?:that|it|the)(?: experience)? like"),
      re.compile(r"\b(?:it|that) was like\b|\bfelt like\b|\b(?:pleasant\w*|smil\w+|relax\w*|sentimental|amazing|awesome|"
                 r"wonderful|fantastic|incredible|beautiful|lovely|perfect|magical|electrifying|disappointing|terrible|"
@@ -998,6 +1008,26 @@ _LETDOWN = re.compile(r"\b(?:disappoint\w*|let (?:me|us) down|letdown|bumm(?:ed|
                       r"rejected|turned down|missed out|didn'?t (?:get|make|win|come|show)|lost|failed|"
                       r"(?:not|never|wasn'?t|weren'?t|isn'?t) (?:picked|chosen|selected|accepted|approved|hired)|"
                       r"rained out|sold out|closed)\b", re.IGNORECASE)
+# Something disgust can be felt at, for a vote of disgust to be met as one.
+_GROSS = re.compile(r"\b(?:gross\w*|disgust\w*|nast(?:y|ier|iest)|vile|icky|vomit\w*|puk\w*|throw(?:ing)? up|threw up|"
+                    r"barf\w*|poo\w*|pee\w*|urin\w*|feces|crap|smell\w*|stink\w*|stank|odou?r|rott\w*|mou?ld\w*|"
+                    r"hairs?|bugs?|insects?|(?:cock)?roach\w*|rats?|mice|mouse|spiders?|maggots?|worms?|flies|lice|"
+                    r"bed ?bugs|mosquito\w*|dirty|filth\w*|slim\w*|snot|spit\w*|blood\w*|boogers?|toilets?|diapers?|"
+                    r"trash|garbage|germs?|sweat\w*|expired|spoil\w*|sour|sneez\w*|cough\w*|bathroom|fart\w*|"
+                    r"burp\w*|pick\w* (?:his|her|their) nose|stray|ew+|yuck|fridge|refrigerator|leftovers?|"
+                    r"unidentifiable|taste\w*|hated (?:it|the taste)|how (?:people|anyone) (?:can )?eat)\b",
+                    re.IGNORECASE)
+# One named as the worst, to be angry at: "My neighbor is the worst!", not "Humanity is the worst."
+_THE_WORST_ONE = re.compile(r"\b(?:my|our|the) \w+ (?:is|are|was|were) the worst\b", re.IGNORECASE)
+# A kindness done to the speaker, and thanks for one.
+_KINDNESS_TO_ME = re.compile(r"\b(?:(?:bought|gave|sent|paid for|brought|cooked|lent|loaned) (?:me|us)|"
+                             r"made (?:me|us) (?:dinner|breakfast|lunch|food|a (?:cake|meal|card|gift))|"
+                             r"offered (?:me|us) (?:a (?:ride|place|job)|to|help|his|her)|"
+                             r"(?:helped|surprised|visited|messaged|comforted|forgave) (?:me|us)|"
+                             r"drove (?:me|us) (?:to|home|there)|"
+                             r"let (?:me|us) (?:borrow|use|stay|keep))\b", re.IGNORECASE)
+_GRATEFUL = re.compile(r"\b(?:as (?:a )?thanks|as a thank you|to thank (?:him|her|them)|thanked (?:him|her|them)|"
+                       r"grateful|thankful|appreciat(?:e|ed|ive))\b", re.IGNORECASE)
 # The side the listener's last turn took: sympathy ("Oh no, that's horrible.") or gladness ("Congrats!").
 _CONDOLED = re.compile(r"\b(?:sorry|awful|horrible|terrible|oh no|oh dear|too bad|bummer|oof|ouch|yikes|hurtful|"
                        r"stinks|unfortunate\w*|sucks?|(?:that's|that is|so|how|"
@@ -1014,8 +1044,9 @@ _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
 # Harm done on purpose, which "What a terrible thing to do." is said of: not a coworker who "doesn't seem to care",
 # nor the speaker's own doing ("I punched him")
 _HARMED = re.compile(r"\b(?<!I )(?<!we )(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|"
-                     r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked|"
-                     r"threw|spread\w* (?:rumou?rs|lies)|behind my back|took credit|sabotag\w*|bull(?:y|ied)|"
+                     r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked(?! in)|"
+                     r"threw|spread\w* (?:rumou?rs|lies)|behind my back|back-?stab\w*|two-faced|took credit|sabotag\w*|"
+                     r"bull(?:y|ied)|"
                      r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
                      r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR)|charged (?:me|us|the rest)|got a ticket|abus\w*)\b",
@@ -1412,7 +1443,8 @@ _LATELY = r"(?: (?:the other day|today|yesterday|recently|this (?:morning|week)|
 _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|crazy|funny|terrible|awful|embarrassing|"
                              r"creepy|frightening|interesting|horrible|best|worst|craziest|funniest|weirdest|"
                              r"strangest|coolest|greatest|nicest) (?:experience|thing|incident|encounter)"
-                             r"(?: (?:just )?happen\w*(?: to me)?(?: at (?:work|school|home|the \w+))?)?" + _LATELY +
+                             r"(?: (?:just )?happen\w*(?: to me)?)?"
+                             r"(?: (?:at|in) (?:work|school|home|the (?:\w+ )?\w+))?" + _LATELY +
                              r"|\b(?:the )?(?:best|worst|craziest|weirdest) day (?:ever|of my life)\W*$",
                              re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
@@ -1647,6 +1679,21 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if (stance.startswith("acknowledge") or stance in ("celebrate", "savor", "interest")) and _ENVY_TOLD.search(latest):
         # "I'm envious of everyone outside enjoying the sun": the envy is the news, not the sun
         stance = "envy"
+    if stance == "disgust" and not _GROSS.search(story):
+        # disgust needs something gross told: not "Yuck, that's nasty." to "They are Ukrainian dumplings." or "I
+        # picked up a homeless guy"
+        stance = "validate" if _HARMED.search(story) or _THE_WORST_ONE.search(story) else "acknowledge"
+    if ((_SIDE.get(stance) == "bad" or stance == "acknowledge") and stance not in ("loss", "illness")
+            and (_GRATEFUL.search(latest) and _KINDNESS_TO_ME.search(story) or _KINDNESS_TO_ME.search(latest))
+            and not bad_happening):
+        # a kindness, or thanks for one, whatever trouble it met: "I'm going to embroider them something as thanks."
+        # after a stranger bought the speaker groceries is not met with "What's the biggest worry?", nor "a friend of
+        # mine let me borrow his car" after the engine failed with "Aw, that's rough."
+        stance = "appreciate"
+    if (stance == "appreciate" and not _KINDNESS_TO_ME.search(story)
+            and any(_undenied(story, harm) for harm in _HARMED.finditer(story))):
+        # no kindness to admire in a wrong: "nice to my face and back-stabbing" is not "That's really lovely."
+        stance = "validate"
     if opening and (_TEASER.search(latest) and not any(latest_news)
                     or (_NEWS_UNTOLD.search(latest) or _STORY_PROMISED.search(latest))
                     and stance not in ("loss", "illness")):
@@ -1766,6 +1813,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # not "Aw, that's lovely." to "It started off at 150k so I've paid a lot but it's still crazy.", nor "Well,
         # that's good." to "HOwever he ended up cheating on me"
         stance = "acknowledge"
+    if (stance == "celebrate" and not opening and not tells_news(story, "good") and tells_news(story, "bad")
+            and not _CAME_RIGHT.search(latest)):
+        # nothing glad told now, after a story of bad news only: "yea he is a smart kid I just think he has been
+        # playing too much fortnite." after his first F is no "What wonderful news!"
+        stance = "acknowledge"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
@@ -1862,6 +1914,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     frames = FRAMES.get(stance)
     if frames is None:
         return None
+    if stance == "acknowledge" and not opening and _LAUGHED.search(latest) and not any(latest_news):
+        if time in ("past", "long_ago") and _HAPPENED.search(latest):
+            frames = _LAUGHED_OFF
+        elif _VIEW.search(latest) or time == "future":
+            frames = _LAUGHED_VIEW
     if (stance == "ease_guilt" and (owned := _OWNED_UP.search(latest)) and _undenied(latest, owned)
             and not ILLNESS.search(story)):
         # the wrong already owned up to: "I actually told him when the guilt got too much for me" is not met with "I

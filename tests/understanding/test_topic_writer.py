@@ -2295,3 +2295,48 @@ def test_a_lottery_ticket_is_asked_about_by_what_is_told_of_it():
         for stance in ("acknowledge", "celebrate", "surprise"):
             for answer in replies_to(turn, stance=stance, seeds=10):
                 assert not re.search(r"win anything|if you won", answer), answer
+
+
+def test_disgust_a_kindness_and_a_wrong_are_met_only_where_told():
+    """Read off tuning replies (seed 252): "Yuck, that's nasty." to "They are Ukrainian dumplings.", "Aw, that's
+    rough." to a friend's lent car, and "That's really lovely." to a friend "nice to my face and back-stabbing"."""
+    gross = re.compile(r"[Gg]ross|[Nn]ast|[Yy]uck|\b[Ee]w+\b|[Dd]isgust")
+    for answer in replies_to("I am so sad I have no pierogies.", "What are pierogies? a type of food?",
+                             "They are Ukrainian dumplings.", stance="disgust", seeds=20):
+        assert not gross.search(answer), answer
+    assert any(gross.search(answer) for answer in replies_to("i found a spider in my bathtub", stance="disgust",
+                                                             seeds=10))
+    lent = ("Last month my car threw a rod, leaving me without a way to get to work and back.",
+            "Oh no, are you able to afford the repair for it?",
+            "Well, a friend of mine let me borrow his car for a entire month while mine was repaired.")
+    for answer in replies_to(*lent, stance="acknowledge", seeds=20):
+        assert re.search(r"sweet|kind|lovely|thoughtful", answer) and not SORROW.search(answer), answer
+    # something that "made me" feel is no kindness
+    for answer in replies_to("Last night I found something in my son's room that made me so mad!", stance="validate",
+                             seeds=20):
+        assert not re.search(r"sweet|kind|lovely|thoughtful", answer), answer
+    for answer in replies_to("She was always nice to my face and back-stabbing the others.",
+                             "Sounds like someone who is actually not a friend. How long have you known her?",
+                             "I have known her less than a year.", stance="appreciate", seeds=20):
+        assert not re.search(r"sweet|kind|lovely|thoughtful|means a lot", answer), answer
+
+
+def test_a_laugh_a_bad_grade_and_a_deed_told_are_heard_as_told():
+    """Read off tuning replies (seed 252): "I hear you. Tell me all about it." to "No, it was my drunk cousin, lol.",
+    "What wonderful news!" after a son's first F, "How did you react?" to a complaint already made, and "Ugh,
+    that's so gross!" to "I had a terrible experience at the grocery store today."."""
+    cousin = ("Awhile back, our whole household was awoken by someone kicking hard at our front door.",
+              "Was it an intruder?", "No, it was my drunk cousin{}. She had tried knocking and we didn't hear her.")
+    for answer in replies_to(*cousin[:2], cousin[2].format(", lol"), stance="acknowledge", seeds=10):
+        assert answer.startswith("Ha") and "?" not in answer, answer
+    for answer in replies_to(*cousin[:2], cousin[2].format(""), stance="acknowledge", seeds=10):
+        assert not answer.startswith("Ha"), answer
+    assert told_events("my son brought home his first F today.", "bad")
+    for answer in replies_to("my son brought home his first F today.", stance="acknowledge", seeds=20):
+        assert not CHEER.search(answer), answer
+    for answer in replies_to("last week i found an insect in my burger and i immediately raised an alarm about it "
+                             "and complained to the store manager", stance="disgust", seeds=20):
+        assert not re.search(r"What did you|How did you react", answer), answer
+    for answer in replies_to("I had a terrible experience at the grocery store today.", stance="disgust", seeds=10):
+        assert re.search(r"[Ww]hat happened|talk about it", answer) and not re.search(r"[Gg]ross|[Nn]ast", answer), \
+            answer
