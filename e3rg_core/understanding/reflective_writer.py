@@ -580,6 +580,10 @@ _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|
 # is a wish, which `topic_writer` reads as one: "A career in the field would be awesome!")
 _SUPPOSED = re.compile(r"\bwould(?: have)? (?:be|been) (?:(?:a|an|so|such|really|very|pretty|the|absolutely|totally) )*"
                        r"[\w']+", re.IGNORECASE)
+# A good time that ended, or a belief overturned: "it was cool for a while, but the house is way to quiet now",
+# "thinking everything is great, and then one day you find ..."
+_GOOD_UNTIL = re.compile(r"\b(?:(?:was|were|is|felt) (?:\w+ )?\w+ for a while,? but|(?:thinking|thought|believ\w*) "
+                         r"(?:that )?everything (?:is|was) \w+)", re.IGNORECASE)
 _MISSED_OUT_CLAUSE = re.compile(rf"(?:{_MISSED_OUT.pattern})[^.!?,;]*", re.IGNORECASE)
 
 
@@ -588,7 +592,8 @@ def _negations(text: str) -> tuple[str, bool]:
     was good news, which negated is bad news. Hard work, a harm only supposed, and good news missed ("I didn't get
     that promotion"), are taken out too."""
     good_denied = (any(_GOOD_NEWS.fullmatch(m.group(1)) for m in _NEGATED.finditer(text))
-                   or _MISSED_OUT.search(text) is not None)
+                   or _MISSED_OUT.search(text) is not None or _GOOD_UNTIL.search(text) is not None)
+    text = _GOOD_UNTIL.sub(" ", text)
     # what was missed, to the clause's end: "not going to be able to see my favorite band" is no glad news
     missed = _MISSED_OUT_CLAUSE.sub(lambda m: _GOOD_NEWS.sub(" ", m.group(0)), text)
     supposed = _SUPPOSED.sub(lambda m: " " if _BAD_NEWS.search(m.group(0)) else m.group(0), missed)

@@ -876,6 +876,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:better|recovered|healed|fine now|okay now|ok now|back to normal)\b", re.IGNORECASE)),
     (re.compile(r"^Did you say anything to"), re.compile(r"\b(?:told (?:him|her|them)|said (?:to|something)|"
                                                         r"words (?:for|with)|yelled at|confronted|"
+                                                        r"(?:questioned|asked) (?:him|her|them)|"
                                                         r"complain\w* (?:\w+ ){0,3}to)\b", re.IGNORECASE)),
     (re.compile(r"^What did \w+ \w* ?say\?"), re.compile(r"\b(?:told (?:me|us)|said|says|texted me)\b", re.IGNORECASE)),
 )
@@ -933,10 +934,13 @@ _SIDE = {**dict.fromkeys(("celebrate", "savor", "look_forward", "appreciate", "r
 _PITY_OBJECT = (r" for (?:him|her|them|those|these|the|a|an|my|his|their|our|this|people|everyone)\b"
                 r"(?! (?:way|things?|mistakes?|mess|lies?|trouble)\b)")
 _NOT_PITY = rf"(?!{_PITY_OBJECT})"
-_PITY = re.compile(rf"\bfe(?:el|lt|eling) (?:\w+ )?(?:bad|sorry){_PITY_OBJECT}", re.IGNORECASE)
+# Shame felt at what another did, seen: "I felt ashamed seeing the police officer yelling at the old lady"
+_ASHAMED_AT = r" (?:seeing|to see|watching|when I saw|of (?:him|her|them|the|that|those|people|humanity))"
+_PITY = re.compile(rf"\bfe(?:el|lt|eling) (?:\w+ )?(?:bad|sorry){_PITY_OBJECT}|\bashamed{_ASHAMED_AT}", re.IGNORECASE)
 # Guilt the speaker tells; another's apology is not theirs ("He apologized, but I just hate that he forgot me")
 _GUILT = re.compile(rf"\b(?:guilt\w*|fe(?:el|lt) (?:so |really |very |this |that |pretty )?bad\b{_NOT_PITY}|"
-                    r"regret\w*|shouldn't have|should have|ashamed|(?<!he )(?<!she )(?<!they )apologi[sz]e\w*|"
+                    rf"regret\w*|shouldn't have|should have|ashamed(?!{_ASHAMED_AT})|"
+                    r"(?<!he )(?<!she )(?<!they )apologi[sz]e\w*|"
                     rf"sorry\b{_NOT_PITY})", re.IGNORECASE)
 # What the speaker did that a guilty vote can be about, where no guilt is told: not "A friend forgot his phone at the
 # library", nor "The milk I drank this morning went bad!"
@@ -1047,7 +1051,8 @@ _HARMED = re.compile(r"\b(?<!I )(?<!we )(?:stole|stolen|steal\w*|lied|lie|cheat\
                      r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked(?! in)|"
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|back-?stab\w*|two-faced|took credit|sabotag\w*|"
                      r"bull(?:y|ied)|"
-                     r"insult\w*|yelled|screamed|threaten\w*|harass\w*|creep\w*|grop\w*|fined|blamed|framed|"
+                     r"insult\w*|yelled|screamed|(?:yelling|screaming) at|threaten\w*|harass\w*|creep\w*|grop\w*|"
+                     r"fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
                      r"report(?:ing|ed)? (?:him|her|them)|(?-i:HR)|charged (?:me|us|the rest)|got a ticket|abus\w*)\b",
                      re.IGNORECASE)
@@ -1706,6 +1711,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "comfort"
     elif stance == "ease" and _GUILT.search(story) and not _EMBARRASSED.search(story):
         stance = "ease_guilt"
+    elif stance in ("ease", "ease_guilt") and _PITY.search(story) and not _OWN_MISDEED.search(story):
+        # felt for another, not for a slip of one's own: "I felt ashamed seeing the police officer yelling at the old
+        # lady" is not met with "That happens to the best of us."
+        stance = "validate" if _HARMED.search(story) else "acknowledge"
     elif stance == "envy" and _PARTNER.search(story):
         stance = "comfort"
     elif stance == "envy" and not _ENVIED.search(story):
@@ -1934,7 +1943,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if death_told not in (None, latest) and (dead := find_topic(death_told, stance)) is not None:
         # the one who died, not whoever the latest turn names ("when my parents were out of town")
         topic = replace(dead, askable=False)
-    elif topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None:
+    elif (topic is None and (earlier := find_topic(" ".join(speaker[:-1]), stance)) is not None
+          and not (stance == "illness" and earlier.kind == "person" and _SELF_ILL.search(story))):
+        # not whoever stood by the speaker who fell ill: "I got sick. I have a new coworker that stepped in"
         topic = replace(earlier, askable=False)
     if stance == "loss" and topic is not None and re.search(
             rf"\b{topic.noun}\b (?:\w+ )?(?:telling|told|call(?:ed|ing)|text(?:ed|ing)) (?:me|us)\b",

@@ -2340,3 +2340,27 @@ def test_a_laugh_a_bad_grade_and_a_deed_told_are_heard_as_told():
     for answer in replies_to("I had a terrible experience at the grocery store today.", stance="disgust", seeds=10):
         assert re.search(r"[Ww]hat happened|talk about it", answer) and not re.search(r"[Gg]ross|[Nn]ast", answer), \
             answer
+
+
+def test_shame_for_another_a_good_time_ended_and_who_fell_ill_are_read_as_told():
+    """Read off tuning replies (seed 252): "We all slip up sometimes." to shame at a police officer's yelling, "Aw,
+    that's nice." to "it was cool for a while, but the house is way to quiet now", and "I hope your new coworker is
+    okay." to the speaker who fell ill while a coworker stood in."""
+    officer = ("I felt ashamed seeing the police officer yelling at the old lady",
+               "why was the officer yelling at her?",
+               "She was trying to cross the road and had her phone fall, the officer thought she was insane")
+    eased = re.compile(r"embarrass|best of us|hard on yourself|hide|been there|awkward|Ouch|moments like that|"
+                       r"[Hh]appens to|notice|laugh|slip|feel bad")
+    for stance in ("ease", "ease_guilt"):
+        for answer in replies_to(*officer, stance=stance, seeds=15):
+            assert not eased.search(answer), answer
+    assert any(eased.search(answer) for answer in replies_to(
+        "I was so embarrassed when I tripped in front of everyone at the gym", stance="ease", seeds=15))
+    assert news("Yeah, it was cool for a while, but the house is way to quiet now") == (True, False)
+    assert news("You go through life thinking everything is great, and then one day you find out.") == (True, False)
+    assert news("It was great, we had a blast.") == (False, True)
+    for answer in replies_to("Today as soon as I got to work I got sick. I have a new coworker that stepped in and "
+                             "helped me out.", "Well, I hope you are feeling better. What makes you so nervous?",
+                             "I'm worried the code will not pass once the program is done.", stance="illness",
+                             seeds=15):
+        assert "coworker" not in answer, answer
