@@ -495,8 +495,9 @@ FRAMES: dict[str, Frames] = {
                "newcomer:What's {topic} like?", "feeling:No wonder you felt {feeling}!",
                "past|event+trip+dated:How {was it/did it go}?",
                "future|How are you feeling about it?", "pet:How old {be} {topic}?", "past|event:How was {topic}?",
-               "vehicle:How long have you had {topic}?", "past|trip:Where did you go?"),
-        _lines("That sounds {really nice/lovely/like a good time}.",
+               "vehicle:How long have you had {topic}?", "past|trip:Where did you go?",
+               "now|How long have you been {doing that/at it}?"),
+        _lines("That sounds {really nice/lovely}.", "That sounds like a good time.",
                _LOVE_HEARING_IT,
                "feeling:I can see why you felt {feeling}.",
                "It sounds like it {meant/really meant} a lot to you.")),
@@ -1272,7 +1273,31 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  # a scare, only of a fear or a danger: not of coffee spilt on a friend's laptop
                  (re.compile(r"scary time|(?:so|really) scary"),
                   re.compile(rf"{_FEARED.pattern}|{_DANGER.pattern}|\b(?:panic\w*|chills|goo?se?bumps|creep\w*|"
-                             r"horrif\w*|spooked|freak\w* out)\b", re.IGNORECASE)))
+                             r"horrif\w*|spooked|freak\w* out)\b", re.IGNORECASE)),
+                 # what it meant, only where a bond or a feeling for it was told: not of "A friend needed help moving"
+                 (re.compile(r"It sounds like it (?:really )?meant"),
+                  re.compile(r"\b(?:lov\w+|special|mean\w*|meant|memor\w*|miss\w*|grateful|thankful|proud|famil\w*|"
+                             r"precious|privilege|worth it|heart\w*|treasur\w*|dear|bond\w*|blessed|cherish\w*)\b",
+                             re.IGNORECASE)),
+                 # gladness at hearing it, only where the speaker told something glad: not to "I wish, he sometimes
+                 # says curse words."
+                 (re.compile(r"love hearing|like hearing"),
+                  re.compile(r"\b(?:happ\w+|glad|great|amazing|awesome|wonderful|fun|lov\w+|good|cool|nice|lovely|"
+                             r"beautiful|best|perfect|favou?rite|enjoy\w*|excit\w+|thrilled|proud|grateful|thankful|"
+                             r"relax\w*|peace\w*|blessed|worth it|better|easier|privilege|delight\w*|content|"
+                             r"satisf\w*)\b",
+                             re.IGNORECASE)),
+                 # a good time, only of an outing or a pastime: not of letting a novice coworker draw blood
+                 (re.compile(r"like a good time"),
+                  re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
+                             r"played|play\w*|game\w*|friends|fun|beach|park|pool|hik\w+|camp\w*|swim\w*|ate|buffet|"
+                             r"music|danc\w+)\b", re.IGNORECASE)),
+                 # how long at it, only of something the speaker keeps doing
+                 (re.compile(r"How long have you been (?:doing that|at it)"),
+                  re.compile(r"\b(?:I|we)(?:'ve| have)? (?:been |am |'m |are |'re )?(?:\w+ )?(?:learning|training|"
+                             r"volunteering|studying|practi[cs]ing|teaching|coaching|trading|knitting|sewing|"
+                             r"collecting|gardening|running|writing|painting|drawing|working (?:on|online|from|as|at)|"
+                             r"work (?:online|from home|as|at)|stay at home)\b", re.IGNORECASE)))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
@@ -1568,7 +1593,7 @@ _LOOKS_BACK = re.compile(rf"{MEMORY_TOLD.pattern}|{MISSES_THE_PAST.pattern}|"
                          re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
-                       r"rode|ridden|ate|drove|flew|ran|bought|met|fell|wrote|threw|caught|"
+                       r"rode|ridden|ate|drank|drove|flew|ran|bought|met|fell|wrote|threw|caught|blew|spent|"
                        r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
                        # "my car hydroplaned"
                        r"(?:my|our) \w+ (?!(?:n|f|bl|br|sp)eed\b)\w+ed|"

@@ -2364,3 +2364,20 @@ def test_shame_for_another_a_good_time_ended_and_who_fell_ill_are_read_as_told()
                              "I'm worried the code will not pass once the program is done.", stance="illness",
                              seeds=15):
         assert "coworker" not in answer, answer
+
+
+def test_interest_says_what_it_means_only_with_ground_and_asks_after_a_pastime():
+    """Read off tuning replies (seed 252): "Ooh, I like that. I just love hearing that." to "I wish, he sometimes
+    says curse words.", "It sounds like it really meant a lot to you." to "A friend needed help moving", and a stock
+    comment where "How long have you been at it?" follows from "I work online to make extra money"."""
+    for turn in ("A friend needed help moving", "So today I let my co worker draw my blood knowing she is a novice!"):
+        for answer in replies_to(turn, stance="interest", seeds=20):
+            assert not re.search(r"meant a lot|good time", answer), answer
+    for answer in replies_to("Do you have kids?", "Yes, a boy of six. He's a good boy.",
+                             "I wish, he sometimes says curse words.", stance="interest", seeds=20):
+        assert not re.search(r"(?:love|like) hearing", answer), answer
+    assert any("How long have you been" in answer for answer in replies_to(
+        "I work online to make extra money for things my family wants.", stance="interest", seeds=20))
+    for answer in replies_to("I'm really feeling alright about how my life is going right now.", stance="interest",
+                             seeds=20):
+        assert "How long have you been" not in answer, answer
