@@ -782,7 +782,7 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"lately|these days|"
                 r"first (?:time|experience)|sometimes|often|usually|when (?:people|workers|they|someone|drivers)|"
                 r"I get (?:so |really )?\w+ when)\b", re.IGNORECASE)),
-    (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
+    (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
     (re.compile(r"^What's the job\?"), re.compile(r"\b(?:role|position|job) (?:as|at|with|in)\b|\bas an? \w+|"
@@ -884,6 +884,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 # Questions that only a story of some kind gives ground for: how someone is doing, after they were ill or hurt
 # (not of a boss who gave a bonus); how the place is, when it is new.
 _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    # whether the speaker was hurt in a fall, only where they fell: not of an old lady a stranger helped up
+    (re.compile(r"^(?:Were you hurt|Did anyone help you up)\?"),
+     re.compile(r"\b(?:I|we) (?:\w+ ){0,2}?(?:fell|tripped|slipped)\b", re.IGNORECASE)),
     # whether anyone minded the wait, only where someone was kept waiting: not of traffic alone
     (re.compile(r"^Did anyone mind\?"), re.compile(r"\blate\b|\bmissed\b|\bwaiting (?:for|on) me\b", re.IGNORECASE)),
     # who is with the speaker now, only of a loss just suffered: not of a dog that died years ago
@@ -1050,8 +1053,8 @@ _SAYS_LETDOWN = re.compile(r"disappointing|letdown")
 # nor the speaker's own doing ("I punched him")
 _HARMED = re.compile(r"\b(?<!I )(?<!we )(?:stole|stolen|steal\w*|lied|lie|cheat\w*|hit|hurt|ruin\w*|broke|broken|"
                      r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked(?! in)|"
-                     r"threw|spread\w* (?:rumou?rs|lies)|behind my back|back-?stab\w*|two-faced|took credit|sabotag\w*|"
-                     r"bull(?:y|ied)|"
+                     r"threw|spread\w* (?:rumou?rs|lies)|behind my back|made a pass|hitting on|back-?stab\w*|"
+                     r"two-faced|took credit|sabotag\w*|bull(?:y|ied)|"
                      r"insult\w*|yelled|screamed|(?:yelling|screaming) at|threaten\w*|harass\w*|creep\w*|grop\w*|"
                      r"fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
@@ -1277,7 +1280,8 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  # what it meant, only where a bond or a feeling for it was told: not of "A friend needed help moving"
                  (re.compile(r"It sounds like it (?:really )?meant"),
                   re.compile(r"\b(?:lov\w+|special|mean\w*|meant|memor\w*|miss\w*|grateful|thankful|proud|famil\w*|"
-                             r"precious|privilege|worth it|heart\w*|treasur\w*|dear|bond\w*|blessed|cherish\w*)\b",
+                             r"precious|privilege|worth it|heart\w*|treasur\w*|dear|bond\w*|blessed|cherish\w*|"
+                             r"appreciat\w*|(?:helped|saved) (?:me|us))\b",
                              re.IGNORECASE)),
                  # gladness at hearing it, only where the speaker told something glad: not to "I wish, he sometimes
                  # says curse words."
@@ -1301,6 +1305,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # no shrug at thoughtless people for a partner's betrayal: "Yesterday I found my boyfriend with
+                  # someone else!" is not "Some people just don't think."
+                  (re.compile(r"just don't think|zero consideration|no consideration"),
+                   re.compile(r"\b(?:cheat\w*|affair|with someone else|made a pass|hit on|hitting on|betray\w*|"
+                              r"kissed (?:me|my|her|him))\b", re.IGNORECASE)),
                   # no hope of getting better, nor mere worry, to one told they are dying: "I have less than a month
                   # to live."
                   (re.compile(r"turn around|look up|gets? better|getting any better|feeling (?:any )?better|"
@@ -1593,7 +1602,7 @@ _LOOKS_BACK = re.compile(rf"{MEMORY_TOLD.pattern}|{MISSES_THE_PAST.pattern}|"
                          re.IGNORECASE)
 # What says a thing has happened: a past verb, not an -ed word ("I'm so thrilled" tells nothing of when).
 _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|lost|found|told|gave|ago|yesterday|"
-                       r"rode|ridden|ate|drank|drove|flew|ran|bought|met|fell|wrote|threw|caught|blew|spent|"
+                       r"rode|ridden|ate|drank|drove|flew|ran|bought|met|fell|wrote|threw|caught|blew|"
                        r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
                        # "my car hydroplaned"
                        r"(?:my|our) \w+ (?!(?:n|f|bl|br|sp)eed\b)\w+ed|"

@@ -2381,3 +2381,16 @@ def test_interest_says_what_it_means_only_with_ground_and_asks_after_a_pastime()
     for answer in replies_to("I'm really feeling alright about how my life is going right now.", stance="interest",
                              seeds=20):
         assert "How long have you been" not in answer, answer
+
+
+def test_a_fall_is_asked_after_only_of_who_fell_and_a_betrayal_is_no_thoughtlessness():
+    """Read off tuning replies (seed 252): "Were you hurt?" to a stranger seen helping an old lady who fell, and
+    "Some people just don't think." to "Yesterday I found my boyfriend with someone else!"."""
+    for answer in replies_to("Recently i saw a younger man helping an old lady who fell to the ground. Its nice to "
+                             "see people helping others", stance="appreciate", seeds=20):
+        assert not re.search(r"you hurt|help you up", answer), answer
+    assert any(re.search(r"you hurt|help you up", answer) for answer in replies_to(
+        "I slipped on the ice and fell on my back yesterday.", stance="ease", seeds=20))
+    for answer in replies_to("Yesterday I found my boyfriend with someone else!", "That's awful. Are you okay?",
+                             "I was gonna explode. Im so fed up with him. Im so done.", stance="validate", seeds=30):
+        assert not re.search(r"don't think|consideration|annoying", answer), answer
