@@ -110,6 +110,7 @@ _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |alm
                        r"shatter(?:ed|s)?(?! (?:the|a|my|his|her|their) (?:\w+ )?record)|smashed|behind my back|"
                        r"kicked (?:my|our|me)|without (?:telling|asking|letting) (?:me|us)|harder|"
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
+
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
                        r"(?:gave|giving|give|given) it to (?:someone|somebody|another)|less money|pay cut|"
@@ -150,6 +151,9 @@ _UNWELL = re.compile(r"\b(?:not|never|(?:has|have|had|is|was|are|were)n'?t) (?:b
                      r"so good)|in (?:great|good|the best of) health)\b", re.IGNORECASE)
 _LEFT_OUT = re.compile(r"\b(?:(?:am|'m|is|'s|are|'re) (?:so |really |just )?not|n't) (?:really |exactly |too )?"
                        r"looking forward|\bdread\w*|"
+                       # "He didnt take it too well.", "it did not go well"
+                       r"\b(?:didn'?t|did not|wasn'?t) (?:take (?:it|that|the news)|go|turn out|end) "
+                       r"(?:too |so |very |that |all that )?well\b|"
                        r"\b(?:didn't|did not|never) (?:even )?(?:call|check on|text|visit|show up|"
                        r"pa(?:y|id) (?:me|us) back)\b|"
                        r"\b(?:don't|dont|do not) have (?:that|anyone|anybody|any (?:\w+ )?friends|a (?:\w+ )?friend)"
@@ -532,7 +536,7 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 
 # A negated word and what negates it, taken out before the news is read; "he didn't make it" is kept for DEATH, and
 # "I have never won so much money" is no denial.
-_NEGATED = re.compile(r"\b(?:didn't|did not|don't|doesn't|wasn't|weren't|isn't|aren't|not|no|never|couldn't|"
+_NEGATED = re.compile(r"\b(?:didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|not|no|never|couldn'?t|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't|(?:can't|cant|cannot|can not)(?= (?:be|feel)\b))\s+"
                       # "not a very nice person", "not looking too good", "you can't be lonely with them"
                       r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding|be|feel)\s+)"

@@ -1381,6 +1381,10 @@ _WISHES_AGAIN = re.compile(r"sure it will go|[Ff]ingers crossed|Rooting for you|
 _DELIGHT = re.compile(r"\b(?:happy|happ(?:iness|iest)|glad|great|amazing|awesome|wonderful|fun|love[ds]?|good|"
                       r"cool|nice|lovely|beautiful|best|perfect|favou?rite|enjoy\w*|excit\w+|thrilled|impress\w*|sweet|"
                       r"grateful|thankful|overjoyed|blast|pleased|delight\w*)\b", re.IGNORECASE)
+# Words of ease or good fortune beside the glad words, for a later turn that is savored: "I guess I just relaxed for
+# a bit.", "i am very lucky person"
+_PLEASANT = re.compile(r"\b(?:luck\w*|relax\w*|appreciat\w*|better|thank\w*|warm\w*|peace\w*|calm\w*|help\w*)\b",
+                       re.IGNORECASE)
 # A later turn told lightly or pleased, whatever the story's news: "Yes totally agree! ... Haha", "5k. But i am
 # satisfied with my current firm"
 _LIGHTLY = re.compile(r"\b(?:lol|lmao|haha\w*|hehe\w*|ha)\b|[:;]-?[)D]", re.IGNORECASE)
@@ -1954,6 +1958,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # gladness alone, no glad happening or topic in the whole story: "I'm so happy I ate good food" is not "What
         # wonderful news!"
         stance = "savor"
+    if stance == "savor" and not opening and "!" not in latest and not (
+            _DELIGHT.search(latest) or _CONTENT.search(latest) or _YES.match(latest) or _PLEASANT.search(latest)):
+        # nothing enjoyed in a later turn told flatly: "it has been really hot here too" or "Nothing really, except
+        # some indigestion much later in the day." is not "That's the best!"
+        stance = "acknowledge"
     frames = FRAMES.get(stance)
     if frames is None:
         return None

@@ -2394,3 +2394,22 @@ def test_a_fall_is_asked_after_only_of_who_fell_and_a_betrayal_is_no_thoughtless
     for answer in replies_to("Yesterday I found my boyfriend with someone else!", "That's awful. Are you okay?",
                              "I was gonna explode. Im so fed up with him. Im so done.", stance="validate", seeds=30):
         assert not re.search(r"don't think|consideration|annoying", answer), answer
+
+
+def test_news_taken_badly_and_a_flat_later_turn_are_not_cheered():
+    """Read off tuning replies (seed 252): "Ah, that's so great to hear." to "I finally told my friend I was into him.
+    He didnt take it too well.", and "That's the best!" to "Nothing really, except some indigestion much later in the
+    day."."""
+    assert news("He didnt take it too well.") == (True, False)
+    assert news("It did not go well at all.") == (True, False)
+    assert news("I didnt win anything.")[0]
+    for answer in replies_to("I finally told my friend I was into him. He didnt take it too well.",
+                             stance="acknowledge", seeds=20):
+        assert not CHEER.search(answer), answer
+    for answer in replies_to("I had the best tacos for lunch.", "Yum! Did anything ruin it?",
+                             "Nothing really, except some indigestion much later in the day.", stance="savor",
+                             seeds=20):
+        assert not re.search(r"[Ww]onderful|the best|[Ll]ovely|great|[Nn]othing beats", answer), answer
+    assert any(re.search(r"[Ww]onderful|the best|[Ll]ovely|great|[Nn]othing beats", answer) for answer in replies_to(
+        "I love sunny days like today.", "Me too! Did you get outside?", "Yes, we had a lovely picnic in the park.",
+        stance="savor", seeds=20))
