@@ -701,7 +701,7 @@ _OWNED_UP_FRAMES = Frames(
     _lines("{Feeling bad about it/The fact that you feel bad} shows you care.", "Be {kind to/gentle with} yourself.",
            "It sounds like you {learned from it/really learned from it}."))
 # A later turn told with a laugh that tells no news: "No, it was my drunk cousin, lol." is not met with "I hear you.
-# Tell me all about it."
+# Tell me all about it."; a laugh, not a smile (":)"), which `_LIGHTLY` also takes
 _LAUGHED = re.compile(r"\b(?:lol|lmao|haha\w*|hehe\w*)\b|[:;]-?[pP]\b", re.IGNORECASE)
 _LAUGHED_AT = _lines("{Ha/Haha}, fair enough!", "{Ha/Haha}, I love that!", "{Ha/Haha}, that's funny!")
 # a mishap laughed off, and a view or a plan laughed at
@@ -1960,8 +1960,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "savor"
     if stance == "savor" and not opening and "!" not in latest and not (
             _DELIGHT.search(latest) or _CONTENT.search(latest) or _YES.match(latest) or _PLEASANT.search(latest)):
-        # nothing enjoyed in a later turn told flatly: "it has been really hot here too" or "Nothing really, except
-        # some indigestion much later in the day." is not "That's the best!"
+        # nothing enjoyed in a later turn told flatly: "Nothing really, except some indigestion much later in the
+        # day." is not "That's the best!"
         stance = "acknowledge"
     frames = FRAMES.get(stance)
     if frames is None:
