@@ -1109,6 +1109,8 @@ _AHEAD_BY_DATE = re.compile(r"\b(?:tomorrow|tonight|later today|coming up|upcomi
 # A day named without a past verb: "I have my driving test on Friday".
 _ON_A_DAY = re.compile(r"\b(?:on|this|by) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.IGNORECASE)
 _OCCASIONS = "|".join(KINDS["event"].split() + KINDS["trip"].split())
+# An occasion or an outing the speaker went on, whose best part can be asked and which was a good time
+_OUTING = rf"{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|played"
 # What can go well or badly: a thing at stake, an occasion or a trip, or anything on a day ahead.
 _CAN_GO = re.compile(rf"{_AT_STAKE.pattern}|{_AHEAD_BY_DATE.pattern}|{_ON_A_DAY.pattern}|"
                      rf"\b(?:{_OCCASIONS}|move|moving|visit\w*|"
@@ -1176,8 +1178,7 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                   _WEIGHS),
                  # the best part, only of an occasion or an outing: not of a bedtime routine or a view on people
                  (re.compile(r"What was the best part"),
-                  re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
-                             r"played)\b", re.IGNORECASE)),
+                  re.compile(rf"\b(?:{_OUTING})\b", re.IGNORECASE)),
                  # a wrong, only where someone could have done it: not "Seriously? That's not okay." to a phone that
                  # fell off the car's roof, or to rain
                  (re.compile(r"not okay|not fair|not cool|out of line|deserved? better|terrible thing to do"),
@@ -1293,9 +1294,8 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              re.IGNORECASE)),
                  # a good time, only of an outing or a pastime: not of letting a novice coworker draw blood
                  (re.compile(r"like a good time"),
-                  re.compile(rf"\b(?:{_OCCASIONS}|visit\w*|went|day out|weekends?|outing|tour|dinner|movie|watched|"
-                             r"played|play\w*|game\w*|friends|fun|beach|park|pool|hik\w+|camp\w*|swim\w*|ate|buffet|"
-                             r"music|danc\w+)\b", re.IGNORECASE)),
+                  re.compile(rf"\b(?:{_OUTING}|play\w*|game\w*|friends|fun|beach|park|pool|hik\w+|camp\w*|swim\w*|"
+                             r"ate|buffet|music|danc\w+)\b", re.IGNORECASE)),
                  # how long at it, only of something the speaker keeps doing
                  (re.compile(r"How long have you been (?:doing that|at it)"),
                   re.compile(r"\b(?:I|we)(?:'ve| have)? (?:been |am |'m |are |'re )?(?:\w+ )?(?:learning|training|"
