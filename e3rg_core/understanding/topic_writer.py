@@ -20,9 +20,10 @@ import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
 from .events import EVENTS, tells_news, told_events
-from .prompts import LISTENER_STANCE, listener_stance, vote_lean
+from .prompts import LISTENER_STANCE, ListenerStance, listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
+from .short_answer import answer_reply
 from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, MEMORY_TOLD,
                                 MISSES_THE_PAST, ReflectiveReplyWriter, asked_sentence, fits, news, situation_stance,
                                 turn_seed)
@@ -2206,12 +2207,14 @@ class TopicReplyWriter(ReplyWriter):
         """The reply, and whether this writer wrote it (False: the reflective writer's)."""
         history = request.history
         latest = next((u.utterance for u in reversed(history) if u.role == "speaker"), "")
+        voted = listener_stance(emotion)
+        if (answer := self._answer(history, voted)) is not None:
+            return answer, True
         if (not latest.strip() or ASKS_THE_LISTENER.search(latest) or ASKS_HOW_I_AM.search(latest)
                 or GREETING.fullmatch(latest) or len(tidy(latest).split()) < 2 and not _thanks_only(latest)):
             return self.fallback.reply(request, emotion)[0], False
         # "Thank you!" after the news: the stance comes from the speaker's earlier words when these tell nothing
         story = " ".join(u.utterance for u in history if u.role == "speaker")
-        voted = listener_stance(emotion)
         # hope looking ahead after bad news ("Thanks, I will buy another one!" after a losing ticket) is read from the
         # latest turn's words, which tell no news, not from the bad news told before
         ahead = voted.name == "look_forward" and _FUTURE.search(latest) is not None
@@ -2248,6 +2251,28 @@ class TopicReplyWriter(ReplyWriter):
         if text is None or not fits(text):
             return self.fallback.reply(request, emotion)[0], False
         return text, True
+
+    @staticmethod
+    def _answer(history: tuple[Utterance, ...], voted: ListenerStance) -> str | None:
+        """The reply to a short answer to the listener's question ("Churro" to "What's your puppy's name?"), said on the
+        side of the story told before it; None where the latest turn is no such answer."""
+        speaker = [u.utterance for u in history if u.role == "speaker"]
+        if len(speaker) < 2 or history[-1].role != "speaker" or history[-2].role != "listener":
+            return None
+        latest = tidy(speaker[-1])
+        if any(news(latest)) or named_feeling(latest, now=True) is not None:
+            return None
+        told = tidy(" ".join(speaker[:-1]))
+        earlier = situation_stance(told, voted)
+        side = "bad" if earlier in ("loss", "illness") else "good" if earlier == "relief" else _SIDE.get(earlier)
+        if side is None and (told_news := news(told)) != (True, True):
+            # a hedge read from the whole conversation's vote: the earlier turns' own news tells the side
+            side = "bad" if told_news[0] else "good" if told_news[1] else None
+        questions = [u.utterance for u in history[:-2] if u.role == "listener"]
+        text = answer_reply(questions, history[-2].utterance, " ".join(speaker[:-1]), latest, side,
+                            story_time(speaker[:-1]),
+                            random.Random(turn_seed(history, "answer")))
+        return text if text is not None and fits(text) else None
 
     def write(self, request: UnderstandingRequest, emotion: EmotionResult, max_new_tokens: int) -> Iterator[str]:
         yield self.reply(request, emotion)[0]
