@@ -753,6 +753,11 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"\b(?:turned out|went (?:well|great|fine|badly|perfectly|smoothly|okay|ok))\b", re.IGNORECASE)),
     # what the speaker did, once told
     (re.compile(r"^What did you (?:do|end up doing)|^Did it get sorted out"), _TOLD_WHAT_I_DID),
+    # nor is it asked of what the speaker only watched: "I was watching youtube and saw this guy eat a jellyfish"
+    (re.compile(r"^What did you (?:do|end up doing)"),
+     re.compile(r"\b(?:watching|watched) (?:\w+ ){0,2}?(?:youtube|videos?|the news|documentar\w+|online)\b|"
+                r"\bsaw (?:\w+ ){0,5}?on (?:youtube|tv|television|the news|facebook|"
+                r"instagram|reddit|twitter|tiktok|the internet|a video|a documentary)\b", re.IGNORECASE)),
     # how it will go, once the speaker has said: "I think she is going to do great but she's a little bit nervous"
     (re.compile(r"^How do you think it'll"),
      re.compile(r"\b(?:think|sure|know) (?:that )?(?:she|he|it|they|I|we)(?:'s| is| are| am|'m|'re|'ll| will)? "
@@ -973,7 +978,7 @@ _FRIGHT_AS_GENRE = re.compile(r"\b(?:scary|horror|creepy|spooky) (?:movies?|film
 # A hardship the speaker is through: "Man I am so glad I was able to climb out of poverty" is a relief, not asked "How
 # are you managing right now?"
 _OVERCOME = re.compile(r"\b(?:climb(?:ed)? out|got out of|overc[ao]me|made it (?:through|out)|pulled through|"
-                       r"back on (?:my|our) feet)\b", re.IGNORECASE)
+                       r"back on (?:my|our) feet|glad (?:it's|it is|that's|that is) (?:all )?over)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
 _LET_DOWN_BY_ANOTHER = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
                                   r"(?:did not|didn't|never|wouldn't) (?:come|show up|attend|invite (?:me|us)|"
@@ -1135,8 +1140,8 @@ _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|
                      r"keep (?:thinking|wondering)|still (?:think|wonder)\w*|haunt\w*|bother\w*|wonder\w*|miss\w*|"
                      r"in trouble|mistake|messed up|screwed up)\b",
                      re.IGNORECASE)
-_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|blue|nervous|scared|afraid|terrified|happy|"
-                           r"proud|excited|sad|upset|angry|looking forward|can'?t wait|"
+_FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|surprised|amazed|blue|nervous|scared|"
+                           r"afraid|terrified|happy|proud|excited|sad|upset|angry|looking forward|can'?t wait|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"
                            r"sucks|(?:I'm|I am) (?:ok|okay|fine) with|devastated|heartbroken|depressed|miserable|"
@@ -1351,6 +1356,13 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                               re.IGNORECASE)),
                   # "Yes, but I really miss him." of a father who has died
                   (re.compile(r"see each other again|talk often"), DEATH),
+                  # not after others where the speaker was the one hurt: "I sliced my hand open ... I was bleeding so
+                  # much" is not asked "Were your friends okay?"
+                  (re.compile(r"\{topic\} okay\?"),
+                   re.compile(r"\bI (?:\w+ ){0,2}?(?:sliced|cut|burned|burnt|broke|sprained|twisted|hurt|injured|"
+                              r"smashed|bruised) my\b|"
+                              r"\bI (?:was|got) (?:\w+ )?(?:bleeding|hurt|injured|stung|bitten)\b",
+                              re.IGNORECASE)),
                   (re.compile(r"still together"), re.compile(r"\bex\b|\bex-|\b(?:broke up|broken up|dumped|divorc\w*|"
                                                              r"split up|left me)\b", re.IGNORECASE)),
                   # a wrong done to another, or only seen: "my older sister stole my younger brother's iPod", "I saw a
@@ -1447,7 +1459,10 @@ _RESOLVED = re.compile(r"\b(?:(?:decided|trying|try|chose|choose) to (?:think|st
                        r"(?:be able to )?(?:handle|manage|get through|make it through|deal with) it|"
                        r"look(?:ing)? on the bright side|"
                        r"(?:I'm|I am) (?:feeling )?(?:confident|optimistic) (?:that|it|I)|"
-                       r"(?:it|things|everything) will (?:all )?work out)\b", re.IGNORECASE)
+                       r"(?:it|things|everything) will (?:all )?work out|"
+                       r"believe in (?:a )?brighter (?:days?|future)|"
+                       r"(?:I|we) (?:know|believe) (?:it|things)(?:'ll| will) (?:improve|get better|turn around))\b",
+                       re.IGNORECASE)
 _SEES_BRIGHT_SIDE = frozenset({"comfort", "acknowledge", "acknowledge_bad", "acknowledge_good", "acknowledge_story",
                                "validate", "reassure", "ease", "ease_guilt", "interest", "disgust"})
 _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:job|part|offer|spot|loan))|"

@@ -2413,3 +2413,27 @@ def test_news_taken_badly_and_a_flat_later_turn_are_not_cheered():
     assert any(re.search(r"[Ww]onderful|the best|[Ll]ovely|great|[Nn]othing beats", answer) for answer in replies_to(
         "I love sunny days like today.", "Me too! Did you get outside?", "Yes, we had a lovely picnic in the park.",
         stance="savor", seeds=20))
+
+
+def test_a_hurt_of_ones_own_a_brighter_day_an_ordeal_over_and_a_video_are_heard_as_told():
+    """Read off a blind rating of tuning turns (seed 301): "Were your friends okay?" to "I was bleeding so much",
+    "Oh no, I'm sorry." to "I believe in a brighter day, though, so I know it will improve.", "I'm sorry you're going
+    through that." to "I'm glad it's over lol", and "What did you do?" to a video watched."""
+    for answer in replies_to("A few weeks ago I was drinking with some friends at a park and I sliced my hand open.",
+                             "oh that sucks, i hope it has healed since then",
+                             "It has! The cut was so deep and I was bleeding so much I was scared.",
+                             stance="reassure", seeds=20):
+        assert "friends okay" not in answer, answer
+    for answer in replies_to("Financially, things will turn around for my family soon!", "I hope so.",
+                             "Yes, and we had a layoff of five months. I believe in a brighter day, though, so I know "
+                             "it will improve.", stance="acknowledge", seeds=20):
+        assert not re.search(r"sorry|rough|tough|\bhard\b|Oh no", answer), answer
+    for answer in replies_to("My kids were away all summer and I missed them like crazy.", "That must be quiet.",
+                             "I was very lonely. I'm glad it's over lol", stance="comfort", seeds=20):
+        assert not re.search(r"going through|sorry", answer), answer
+    for answer in replies_to("I was watching youtube and saw this guy eat a jellyfish straight out of the ocean. "
+                             "Looked like the most disgusting thing someone could eat.", stance="disgust", seeds=20):
+        assert not re.search(r"What did you (?:do|end up doing)", answer), answer
+    assert any(re.search(r"What did you (?:do|end up doing)", answer) for answer in replies_to(
+        "I was watching my favorite tv show and my husband kept talking to me during it.", stance="validate",
+        seeds=20))
