@@ -573,7 +573,9 @@ _HARD_WORK = re.compile(r"\b(?:work|works|worked|working|train|trained|training|
                         r"\b(?:cr(?:y|ied|ying)|laugh(?:ed|ing)?|sobb(?:ed|ing)) (?:so |really |very )?hard\b|"
                         # glad words that tell no news: an effort ("I try to do my best"), a word on the listener's
                         # view ("that's a really nice way of looking at it but nah")
-                        r"\b(?:do|did|doing|does|try|tried|trying) (?:my|our|his|her|their|your) (?:very )?best\b|"
+                        r"\b(?:do|did|doing|does|try|tries|tried|trying) (?:my|our|his|her|their|your) "
+                        r"(?:very )?best\b|"
+                        r"\bwhat(?:'s| is| was) best for\b|"
                         r"\b(?:that's|that is|what) an? (?:really |very )?(?:nice|good|great|lovely|cool) "
                         r"(?:way|thought|point|idea|question)\b",
                         re.IGNORECASE)

@@ -722,7 +722,10 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?:am|'m|is|'s|are|'re) (?:still )?waiting (?:to|for)|"
                      r"(?:is|are|'s|'re) suppos(?:e|ed) to (?:come|hit|arrive)|there(?:'s| is) suppos(?:e|ed) to be|"
                      + _NOT_AFTER_WAS + r"looking forward|in a (?:few|couple)|later today|"
-                     r"(?<!was )(?<!were )(?:preparing|prepare|packing|plan(?:s|ning)?)|hope (?:I|we|it)|"
+                     # not a habit of someone's: "Whenever my sister in law plans things"
+                     r"(?<!was )(?<!were )(?:preparing|prepare|packing|"
+                     r"plan(?:s(?! (?:things|stuff|everything))|ning)?)|"
+                     r"hope (?:I|we|it)|"
                      r"(?<!was )(?<!were )hoping|crossing (?:my|our) fingers|"
                      r"(?<!couldn't )(?:can'?t|cannot|can not) wait (?:to|for|until|till)|"
                      r"pray(?:ing)? (?:I|we|that|it|my|our|for)|thinking (?:of|about) \w+ing|"
@@ -744,7 +747,9 @@ _TOLD_WHAT_I_DID = re.compile(
     r"ended up|decided to|fired (?:him|her|them)|quit|called (?:the|my|him|her|them|911)|ran|hid|stayed|"
     r"laughed it off|went (?:along|back|home|ahead)|kept (?:practicing|trying|going|at it)|grabbed|"
     r"picked (?:it|them) up|raised|chased|caught|stomped|squashed|swatted|sprayed|confronted|demanded|refused|"
-    r"walked (?:away|out|off)|got (?:rid|out)|sent (?:it|them) back)\b|"
+    r"walked (?:away|out|off)|got (?:rid|out)|sent (?:it|them) back|tried(?! to (?:be|stay|remain|keep))|"
+    # kept away: "I just stir clear of him when he is around"
+    r"avoid (?:him|her|them)|(?:steer|stir|stay|keep) (?:clear|away) (?:of|from))\b|"
     # "I let my siblings talk me into getting on one"; "I called and put down a deposit"
     r"\b(?:talked|talk) (?:me|us) into\b|\b(?:booked|signed up|put (?:down )?a deposit)\b", re.IGNORECASE)
 _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
@@ -833,6 +838,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"awful|horrible|(?:a )?blast|(?:was|felt|been) (?:so |very |really |pretty |just )?(?:great|fun|good|"
                 r"nice|bad|hard|scary))\b", re.IGNORECASE)),
     (re.compile(r"^Did you report it"), re.compile(r"\b(?:police|cops|report\w*)\b", re.IGNORECASE)),
+    # "They said they can't do anything unless he actually tries to physically harm me"
+    (re.compile(r"^Did anyone do anything about it"),
+     re.compile(r"\b(?:can't|cannot|couldn't|won't|wouldn't|didn't|did not) do (?:anything|a thing)\b|"
+                r"\b(?:did|does|do) nothing\b|\bnothing (?:was|got|will be) done\b", re.IGNORECASE)),
     (re.compile(r"^Did it ever show up"), re.compile(r"\b(?:came|arrived|showed up|got it|delivered)\b",
                                                     re.IGNORECASE)),
     (re.compile(r"^Did you get in much trouble"), re.compile(r"\b(?:got off|punish\w*|grounded|charged|fine[ds]?)\b",

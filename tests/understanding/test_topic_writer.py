@@ -2437,3 +2437,27 @@ def test_a_hurt_of_ones_own_a_brighter_day_an_ordeal_over_and_a_video_are_heard_
     assert any(re.search(r"What did you (?:do|end up doing)", answer) for answer in replies_to(
         "I was watching my favorite tv show and my husband kept talking to me during it.", stance="validate",
         seeds=20))
+
+
+def test_a_deed_tried_a_keeping_away_and_anothers_habit_and_effort_are_read_as_told():
+    """Read off tuning replies (seed 252, sample 268): "What did you do?" to "I tried. They said they can't do
+    anything", "Did you say anything to your boss?" to "I just stir clear of him", and "That sounds promising! I hope
+    it's everything you want." to a sister-in-law who "plans things" around her schedule and "tries her best"."""
+    for answer in replies_to("A creepy guy at work won't stop calling me just to chat.",
+                             "I would be reporting that to the police for sure.",
+                             "I tried. They said they can't do anything unless he actually tries to harm me.",
+                             stance="validate", seeds=20):
+        assert not re.search(r"What did you (?:do|end up doing)|Did anyone do anything", answer), answer
+    for answer in replies_to("My boss says one thing and does something else, every day.", "I'm sorry.",
+                             "Yeah, it can get annoying. I just stir clear of him when he is around.",
+                             stance="validate", seeds=20):
+        assert not re.search(r"What did you (?:do|end up doing)", answer), answer
+    story = ("Whenever my sister in law plans things, she only does it around her schedule.",
+             "That's really selfish. Have you talked to her about it?",
+             "Yeah, but she says she tries her best and thinks she is doing what is best for everyone. However, we "
+             "are the only ones with kids on a schedule.")
+    assert story_time([story[0], story[2]]) != "future"
+    assert news(story[2]) == (False, False)
+    for answer in replies_to(*story, stance="acknowledge", seeds=20):
+        # None: the reflective writer answers
+        assert answer is None or not CHEER.search(answer), answer
