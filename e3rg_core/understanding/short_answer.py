@@ -72,7 +72,9 @@ SLOTS: tuple[Slot, ...] = (
                              rf"the (?:exam|test|class|quiz|course|degree|phd)) (?:in|for|on)\?|"
                              rf"\b(?:what|which) (?:kind of |type of )?(?:exam|test|quiz|class|course|degree)\b|"
                              rf"\bgetting your \w+ in\?", re.IGNORECASE),
-         ("That sounds {really interesting/fascinating}!", "How interesting!"),
+         {"past": ("That sounds {really interesting/fascinating}!", "How interesting!"),
+          "now": ("That sounds {really interesting/fascinating}!", "How interesting!"),
+          "future": ("{You've got this/I'm sure you'll do great}!", "Good luck, {you've got this/you'll do great}!")},
          {"future": ("That can be a tough one. {I'm sure you'll do great/You've got this}.",
                      "That's a tough {one/subject}. {I'm sure you'll do great/You've got this}."),
           "now": ("That can be a tough one.", "That's a tough {one/subject}."),
