@@ -101,6 +101,15 @@ SLOTS: tuple[Slot, ...] = (
     Slot("occasion", re.compile(r"^what's the (?:party|celebration|dinner|cake|gift|present) for\?|"
                                 r"^what (?:was|is|'s) the occasion\?", re.IGNORECASE),
          ("How fun!", "That sounds {lovely/like so much fun}!"), glad_only=True),
+    Slot("highlight", re.compile(r"\b(?:most looking forward to|most excited (?:about|for)|best part|"
+                                 r"favou?rite (?:part|thing|moment)|highlight)\b", re.IGNORECASE),
+         {"future": ("That sounds {amazing/wonderful/like so much fun}!", "I hope it's {wonderful/amazing}!"),
+          "past": ("That sounds {lovely/wonderful/like so much fun}!", "What a {great/lovely} memory!"),
+          "now": ("That sounds {lovely/wonderful}!",)}, glad_only=True),
+    Slot("plan", re.compile(r"\bhow (?:are you going to|will you|did you|are you gonna|do you plan to) celebrate\b|"
+                            r"\bwhat (?:are your plans|do you have planned|will you do to celebrate)\b", re.IGNORECASE),
+         ("That sounds {perfect/lovely/like a great way to celebrate}!", "{What a/Such a} {lovely/great} plan!"),
+         glad_only=True),
     Slot("choice", re.compile(rf"\b(?:what|which) (?:kind|type|sort|make|model|brand|colou?r) (?:of (?:{_CHOSEN}) )?"
                               rf"(?:is it|was it|did you (?:get|buy|choose|pick))\b", re.IGNORECASE),
          ("{Nice/Great/Good} choice!",), glad_only=True,

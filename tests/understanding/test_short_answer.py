@@ -45,6 +45,10 @@ GLAD_ANSWERS = (
      r"^\w+, your sister and her kids! "),
     (("I bought a new car today!", "Oh nice! What kind of car is it?", "A Honda Civic"),
      r"^\w+, a Honda Civic! .*choice"),
+    (("I'm going to Hawaii next week!", "Ooh, how exciting! What are you most looking forward to?",
+      "The beaches and the food"), r"^\w+, the beaches and the food! "),
+    (("I got a promotion at work!", "Congratulations! How are you going to celebrate?", "Dinner with my wife"),
+     r"^\w+, dinner with your wife! "),
 )
 
 
