@@ -390,7 +390,8 @@ EVENTS: tuple[Event, ...] = (
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
     _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell)|close call|"
-           r"could have (?:died|been killed)",
+           # not the idiom of embarrassment: "in the moment, I could have died!"
+           r"could have (?:been killed|died(?! of (?:embarrassment|shame)|!))",
            "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",
            reactions=("{Whoa/Oh my gosh}, that sounds terrifying.", "{Oh no/Yikes}, what a scare.")),
     _event("accused", "bad", r"(?:got|was|been|being) (?:falsely |wrongly )?accused|accused me|blamed (?:me|it on me)|"

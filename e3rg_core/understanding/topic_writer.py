@@ -71,7 +71,7 @@ _NOT_TOPIC = re.compile(r"\b(?:back (?:then|home|to|in|when|and|from)|(?:came|co
                         r"show(?:ed|s)? (?:up|any|some|no|much|off)|"
                         # praise, not a job: "recognized for a job well done"; a stroke, not an animal: "to pet her"
                         r"(?:a|the) job well done|(?:good|great|nice) job|(?:to|go|and|would) pet|"
-                        r"game (?:plan|console|system)|own business|"
+                        r"game (?:plan|console|system)|own business|wedding proposal|"
                         r"none of \w+ business|van (?-i:[A-Z])\w+|your \w+|"
                         # a sport's last round, not exams; a rank, not a class: "graduated top of my class"
                         r"(?:world|stanley|nba|nfl|cup|league) finals|top of (?:my|the|his|her|our|their) class|"
@@ -985,8 +985,10 @@ _TERMINAL = re.compile(r"\b(?:terminal\w*|(?:months?|weeks?|days?|year) (?:left 
 _FRIGHT_AS_GENRE = re.compile(r"\b(?:scary|horror|creepy|spooky) (?:movies?|films?|shows?|books?|games?|"
                               r"rides?|music|novels?)\b", re.IGNORECASE)
 # A hardship the speaker is through: "Man I am so glad I was able to climb out of poverty" is a relief, not asked "How
-# are you managing right now?"
-_OVERCOME = re.compile(r"\b(?:climb(?:ed)? out|got out of|overc[ao]me|made it (?:through|out)|pulled through|"
+# are you managing right now?"; not getting out of the shower
+_OVERCOME = re.compile(r"\b(?:climb(?:ed)? out|"
+                       r"got out of(?! (?:the |my |a )?(?:shower|bath|tub|bed|car|pool|house|work))|overc[ao]me|"
+                       r"made it (?:through|out)|pulled through|"
                        r"back on (?:my|our) feet|glad (?:it's|it is|that's|that is) (?:all )?over)\b", re.IGNORECASE)
 # Another who let the speaker down: "My best friend had arranged my party, but she did not attend, i feel so bad"
 _LET_DOWN_BY_ANOTHER = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|call|tell) )?(?:me|us)|"
@@ -996,6 +998,9 @@ _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
+# A mishap laughed at, which is no rejection: "I tripped over and fell down, and the students laughed at me."
+_LAUGHED_AT_A_MISHAP = re.compile(r"\b(?:fell|tripped|slipped|asleep|slept)\b.*\blaughed at me\b",
+                                  re.IGNORECASE | re.DOTALL)
 # The speaker as the one who is ill: "I got sick", "it made me really ill".
 _SELF_ILL = re.compile(r"\b(?:I (?:got|was|am|'m|have been|'ve been|became|feel|felt|fell)|made me) "
                        r"(?:so |really |very |pretty )?(?:sick|ill)\b|"
@@ -1070,6 +1075,8 @@ _HARMED = re.compile(r"\b(?<!I )(?<!we )(?:stole|stolen|steal\w*|lied|lie|cheat\
                      r"kill\w*|destroy\w*|smash\w*|keyed|scam\w*|abandon\w*|betray\w*|attack\w*|punch\w*|kicked(?! in)|"
                      r"threw|spread\w* (?:rumou?rs|lies)|behind my back|made a pass|hitting on|back-?stab\w*|"
                      r"two-faced|took credit|sabotag\w*|bull(?:y|ied)|"
+                     # a confidence broken: "revealed a deep dark secret I told her in confidence to everyone"
+                     r"(?:revealed|told|spilled|shared|leaked) (?:\w+ ){0,3}?secrets?|"
                      r"insult\w*|yelled|screamed|(?:yelling|screaming) at|threaten\w*|harass\w*|creep\w*|grop\w*|"
                      r"fined|blamed|framed|"
                      r"ditched|dumped|(?:never|didn't|did not|refused to) (?:pay|paid)|"
@@ -1320,6 +1327,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # a fall told for its embarrassment is not asked after as an injury: "I fell down the stairs in
+                  # front of my crush. My face turned red and I ran away!"
+                  (re.compile(r"^(?:Were you hurt|Did anyone help you up)\?"),
+                   re.compile(r"\b(?:embarrass\w*|humiliat\w*|mortified|blush\w*|turned (?:\w+ )?red|laughed at me)\b",
+                              re.IGNORECASE)),
                   # no shrug at thoughtless people for a partner's betrayal: "Yesterday I found my boyfriend with
                   # someone else!" is not "Some people just don't think."
                   (re.compile(r"just don't think|zero consideration|no consideration"),
@@ -1758,9 +1770,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # after a stranger bought the speaker groceries is not met with "What's the biggest worry?", nor "a friend of
         # mine let me borrow his car" after the engine failed with "Aw, that's rough."
         stance = "appreciate"
-    if (stance == "appreciate" and not _KINDNESS_TO_ME.search(story)
+    if (stance in ("appreciate", "interest") and not _KINDNESS_TO_ME.search(story)
             and any(_undenied(story, harm) for harm in _HARMED.finditer(story))):
-        # no kindness to admire in a wrong: "nice to my face and back-stabbing" is not "That's really lovely."
+        # no kindness to admire in a wrong, nor a story to enjoy: "nice to my face and back-stabbing", "revealed a deep
+        # dark secret I told her in confidence" are not "That's really lovely."
         stance = "validate"
     if opening and (_TEASER.search(latest) and not any(latest_news)
                     or (_NEWS_UNTOLD.search(latest) or _STORY_PROMISED.search(latest))
@@ -1768,7 +1781,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # "My mother called me with the news." after "my childhood dog died" told it; "I found out some bad news the
         # other day." is asked for with concern, not "Ooh, do tell!"
         stance = "teaser_bad" if latest_news[0] or _FEARED.search(latest) else "teaser"
-    elif stance == "ease" and _REJECTED.search(story):
+    elif stance == "ease" and _REJECTED.search(_LAUGHED_AT_A_MISHAP.sub(" ", story)):
         # turned down, however embarrassed: "He rejected me and told me not to ever call him again. Im so
         # embarrassed." is no funny story
         stance = "comfort"
@@ -1796,8 +1809,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     time = story_time(speaker)
     worried = stance in ("reassure", "ease", "ease_guilt") or stance in ("acknowledge", "look_forward") and \
         _FEARED.search(story)
-    if worried and time != "future" and _CAME_RIGHT.search(latest) and not news(_FEARED.sub(" ", latest))[0]:
-        # what was feared or regretted came right: "I did get it!", "Everything turned out fine!"
+    if (worried and time != "future" and (came_right := _CAME_RIGHT.search(latest))
+            and not news(_FEARED.sub(" ", latest))[0]
+            and not (stance == "ease" and re.search(r"fun", came_right.group(), re.IGNORECASE))):
+        # what was feared or regretted came right: "I did get it!", "Everything turned out fine!"; an embarrassment
+        # found funny now is still one ("I'm sure it was funny but in the moment, I could have died!")
         stance = "relief"
     if (stance in ("acknowledge", "celebrate") and _FEARED.search(named_feeling(latest, now=True) or "")
             and not any(news(_FEARED.sub(" ", latest)))):
@@ -2269,6 +2285,11 @@ class TopicReplyWriter(ReplyWriter):
             # the turn is heard by its news
             stance = ("ease_guilt" if (_GUILT.search(story) or _OWN_MISDEED.search(story)) and not _PITY.search(story)
                       else "acknowledge")
+        if (stance == "validate" and emotion.fine == "embarrassed" and _EMBARRASSED.search(told)
+                and not _HARMED.search(told)):
+            # a fall laughed at, voted embarrassing, is a slip to ease, not a wrong: "I tripped over and fell down, and
+            # the students laughed at me." is not "You have every right to be annoyed."
+            stance = "ease"
         if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
             stance = "admire"
         text = topic_reply(history, stance, rank, vote_lean(emotion))

@@ -2461,3 +2461,32 @@ def test_a_deed_tried_a_keeping_away_and_anothers_habit_and_effort_are_read_as_t
     for answer in replies_to(*story, stance="acknowledge", seeds=20):
         # None: the reflective writer answers
         assert answer is None or not CHEER.search(answer), answer
+
+
+def test_a_secret_betrayed_a_fall_laughed_at_and_a_proposal_are_read_as_told():
+    """Read off a blind rating of tuning turns (seed 302, two raters): "Aw, that's really lovely." to a secret told
+    to everyone, "Were you hurt?" to a fall told for its embarrassment, "Oh, what a relief!" to a cat's pee found on
+    getting out of the shower, "You have every right to be annoyed." to students laughing at a fall, and "How was
+    your boyfriend's wedding?" to his proposal."""
+    for answer in replies_to("A friend of mine revealed a deep dark secret I told her in confidence to everyone.",
+                             stance="interest", seeds=20):
+        assert not CHEER.search(answer.replace("not cool", "")), answer
+    for answer in replies_to("In high school, I fell down the stairs in front of my crush. My face turned red and I "
+                             "ran away!", stance="ease", seeds=20):
+        assert "hurt" not in answer, answer
+    for answer in replies_to("I discovered my cat peed on my bath mat when I got out of the shower today.",
+                             stance="disgust", seeds=20):
+        assert not re.search(r"relief|weight off|lighter", answer), answer
+    answer, _ = TopicReplyWriter().reply(said("I feel down in front of my students during games.",
+                                              "Oh really? thats sad, why is that?",
+                                              "I tripped over and fell down, and the students laughed at me."),
+                                         voted_only("embarrassed"))
+    assert not re.search(r"annoy|frustrat|rude|mad\b|angry|sorry", answer), answer
+    # found funny since, and "I could have died!" said of the moment: still an embarrassment, no relief or terror
+    answer, _ = TopicReplyWriter().reply(said("In high school, I fell down the stairs in front of my crush.",
+                                              "Oh no! Did he say anything about it?",
+                                              "He laughed at me. Looking back, I'm sure it was funny but in the "
+                                              "moment, I could have died!"), voted_only("embarrassed"))
+    assert not re.search(r"relief|terrif|scar|sorry", answer), answer
+    topic = find_topic("I was thinking about my boyfriends wedding proposal the other night.", "acknowledge")
+    assert topic is None or topic.noun != "wedding", topic
