@@ -1028,6 +1028,12 @@ _ANOTHERS_FEAT = re.compile(rf"\b(?:he|she|they|someone|somebody|(?:a|the|this|t
                             r"did|made|ran|won|caught|lift\w*|built|juggl\w*|learn\w*|play\w*|does|has|had|got))\b",
                             re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
+# Another's feat told as one: "A co-worker of mine was able to complete a complicated project quickly", "So the fiance
+# managed to rewire one of the wall outlets yesterday!"
+_ANOTHERS_ACHIEVEMENT = re.compile(rf"\b(?:my|our|the|a) (?:\w+ ){{0,2}}?(?:{_PERSON_WORDS})(?: of mine)? "
+                                   r"(?:\w+ )?(?:managed to|was able to|were able to|pulled off)\b", re.IGNORECASE)
+# ... unless it was done for the speaker: "A friend was able to fix a problem I was having"
+_FOR_ME = re.compile(r"\b(?:for (?:me|us)|I was having|(?:helped|help) (?:me|us))\b", re.IGNORECASE)
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
                         r"\bwish (?:that|it) (?:could have been|had been|was|were) (?:me|us)\b", re.IGNORECASE)
@@ -2291,6 +2297,11 @@ class TopicReplyWriter(ReplyWriter):
             # the students laughed at me." is not "You have every right to be annoyed."
             stance = "ease"
         if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
+            stance = "admire"
+        if (stance in ("interest", "surprise", "acknowledge") and _ANOTHERS_ACHIEVEMENT.search(latest)
+                and not _FOR_ME.search(latest) and not news(tidy(latest))[0]):
+            # another's feat, whatever the vote: not "Well, that's good. How are you feeling about it?" to "A friend
+            # of mine was able to build this complicated desk in a few hours"
             stance = "admire"
         text = topic_reply(history, stance, rank, vote_lean(emotion))
         if text is None or not fits(text):

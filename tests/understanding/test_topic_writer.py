@@ -2490,3 +2490,17 @@ def test_a_secret_betrayed_a_fall_laughed_at_and_a_proposal_are_read_as_told():
     assert not re.search(r"relief|terrif|scar|sorry", answer), answer
     topic = find_topic("I was thinking about my boyfriends wedding proposal the other night.", "acknowledge")
     assert topic is None or topic.noun != "wedding", topic
+
+
+def test_anothers_feat_is_admired_whatever_the_vote():
+    """Read off a blind rating of tuning turns (seed 302): "Whoa, what a surprise! What did your fiance say?" to "So
+    the fiance managed to rewire one of the wall outlets yesterday!", and "Well, that's good. How are you feeling about
+    it?" to a friend's desk built in a few hours; a thing done for the speaker is still thanks, not praise."""
+    writer = TopicReplyWriter()
+    for turn, fine in (("So the fiance managed to rewire one of the wall outlets yesterday!", "surprised"),
+                       ("A friend of mine was able to build this complicated desk in a few hours", "content"),
+                       ("A co-worker of mine was able to complete a complicated project quickly", "surprised")):
+        answer, _ = writer.reply(said(turn), voted_only(fine))
+        assert re.search(r"impressive|amazing|talented|incredible|skill", answer), answer
+    answer, _ = writer.reply(said("A friend was able to fix a problem I was having"), voted_only("grateful"))
+    assert not re.search(r"impressive|talented|learn to do", answer), answer
