@@ -1163,6 +1163,8 @@ _WEIGHS = re.compile(rf"{_FEARED.pattern}|{_GUILT.pattern}|\b(?:worr\w*|fear\w*|
                      r"in trouble|mistake|messed up|screwed up)\b",
                      re.IGNORECASE)
 _FEELING_WORD = re.compile(r"\b(?:feel\w*|felt|hate|love|enjoy\w*|shock\w*|surprised|amazed|blue|nervous|scared|"
+                           r"grossed|delighted|skeptical|hopeful|hoping|frustrating|"
+                           r"(?:it's|it is|it was|is|was) (?:so |really |very )?hard(?! work)|"
                            r"afraid|terrified|happy|proud|excited|sad|upset|angry|looking forward|can'?t wait|"
                            r"mad|furious|embarrassed|ash[ae]med|shocked|relieved|grateful|lonely|annoyed|frustrated|"
                            r"disappointed|jealous|envious|guilty|anxious|worried|hurt|hurtful|thrilled|stressed|bummed|"

@@ -2504,3 +2504,17 @@ def test_anothers_feat_is_admired_whatever_the_vote():
         assert re.search(r"impressive|amazing|talented|incredible|skill", answer), answer
     answer, _ = writer.reply(said("A friend was able to fix a problem I was having"), voted_only("grateful"))
     assert not re.search(r"impressive|talented|learn to do", answer), answer
+
+
+def test_a_feeling_told_in_other_words_is_not_asked_for():
+    """Blind raters of dev draws name "How do you feel about it all?" after a feeling already given as a common fault;
+    read off tuning replies (seed 252), these feelings were missed: grossed out, delighted, hopeful, hoping, "really
+    hard"."""
+    asks_feeling = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you)\b.*\?$")
+    for turn, stance in (("I was grossed out when I saw someone vomit outside a bar.", "disgust"),
+                         ("i was delighted with how well my nephew did at his little league game", "admire"),
+                         ("It's really hard to stay disciplined and watch what you eat.", "acknowledge"),
+                         ("I'm really hopeful that I'll land a new promotion at work.", "look_forward"),
+                         ("I have an appointment for tomorrow. I'm hoping it goes well.", "look_forward")):
+        for answer in replies_to(turn, stance=stance, seeds=20):
+            assert answer is None or not asks_feeling.search(answer), answer
