@@ -2507,9 +2507,9 @@ def test_anothers_feat_is_admired_whatever_the_vote():
 
 
 def test_a_feeling_told_in_other_words_is_not_asked_for():
-    """Blind raters of dev draws name "How do you feel about it all?" after a feeling already given as a common fault;
-    read off tuning replies (seed 252), these feelings were missed: grossed out, delighted, hopeful, hoping, "really
-    hard"."""
+    """Blind raters of tuning turns (seeds 301 and 302) name "How do you feel about it all?" after a feeling already
+    given as a common fault; read off tuning replies (seed 252), these feelings were missed: grossed out, delighted,
+    hopeful, hoping, "really hard"."""
     asks_feeling = re.compile(r"\b(?:feel(?:ing)?|react(?:ion)?|sit with you)\b.*\?$")
     for turn, stance in (("I was grossed out when I saw someone vomit outside a bar.", "disgust"),
                          ("i was delighted with how well my nephew did at his little league game", "admire"),
