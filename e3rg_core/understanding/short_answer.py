@@ -29,6 +29,9 @@ class Slot:
     bad: tuple[str, ...] | dict[str, tuple[str, ...]] | None = None
     # names, titles and places are said back capitalized however they were typed ("black mirror")
     proper: bool = False
+    # a subject, a dish, a grade, a breed or a job is a common noun, capitalized only where it began the turn
+    # ("Astrophysics"); other one-word answers keep the capital they were typed with ("Portugal" as a plan)
+    common: bool = False
     # said only to a glad story: "That sounds lovely!" is no word for where the speaker was when the storm hit
     glad_only: bool = False
     # what an answer must look like to be one: "5th grade", not "the same as his brother"
@@ -61,12 +64,12 @@ SLOTS: tuple[Slot, ...] = (
          ("What a {lovely/great} name!", "I love that name!"), ("That's a lovely name.",), proper=True),
     Slot("breed", re.compile(rf"\b(?:what|which) (?:kind|type|sort|breed) (?:of )?(?:{_PET})\b|\bwhat breed\b",
                              re.IGNORECASE),
-         ("I bet your {pet} is {adorable/so cute}!",), ground=re.compile(
+         ("I bet your {pet} is {adorable/so cute}!",), common=True, ground=re.compile(
              rf"\b(?:my|our|new|got|adopt\w*|bought|rescued)\b(?: \w+)? (?:{_PET})", re.IGNORECASE)),
     Slot("food", re.compile(rf"\bwhat (?:did|do|are|will|were) you (?:make|making|cook|cooking|bake|baking|eat|eating|"
                             rf"order|ordering|have for (?:dinner|lunch|breakfast))\b|"
                             rf"\b(?:what|which) (?:kind |type |sort )?(?:of )?(?:{_FOOD})\b", re.IGNORECASE),
-         ("That sounds {delicious/so good/amazing}!", "Yum, that sounds {delicious/so good}!")),
+         ("That sounds {delicious/so good/amazing}!", "Yum, that sounds {delicious/so good}!"), common=True),
     Slot("field", re.compile(rf"\bwhat (?:are you|were you|did you|will you) (?:studying|study|majoring in|major in)\b|"
                              rf"\b(?:what|which) (?:{_FIELD})\b|\b(?:what's|what is|what was) (?:it|your (?:{_FIELD})|"
                              rf"the (?:exam|test|class|quiz|course|degree|phd)) (?:in|for|on)\?|"
@@ -78,9 +81,9 @@ SLOTS: tuple[Slot, ...] = (
          {"future": ("That can be a tough one. {I'm sure you'll do great/You've got this}.",
                      "That's a tough {one/subject}. {I'm sure you'll do great/You've got this}."),
           "now": ("That can be a tough one.", "That's a tough {one/subject}."),
-          "past": ("That can be a tough one.", "That's a tough {one/subject}.")}),
+          "past": ("That can be a tough one.", "That's a tough {one/subject}.")}, common=True),
     Slot("grade", re.compile(r"\bwhat (?:grade|year)\b", re.IGNORECASE),
-         ("That's a big year!", "{What/Such} a fun year!"),
+         ("That's a big year!", "{What/Such} a fun year!"), common=True,
          shape=re.compile(r"\d|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
                           r"kindergarten|freshman|sophomore|junior|senior|grade|year)\b", re.IGNORECASE)),
     Slot("place", re.compile(rf"^where (?:are|were|did|will) you (?:headed|heading|going|go|off to|travel\w*|stay\w*|"
@@ -97,7 +100,8 @@ SLOTS: tuple[Slot, ...] = (
                            r"^what's the (?:interview|offer) for\?|\bwhat kind of (?:job|work|business|project)\b",
                            re.IGNORECASE),
          ("That sounds exciting!", "How exciting!", "That sounds like a great fit!"),
-         {"future": ("That sounds like a great {fit/opportunity}. {I'm sure you'll do great/You've got this}.",)}),
+         {"future": ("That sounds like a great {fit/opportunity}. {I'm sure you'll do great/You've got this}.",)},
+         common=True),
     Slot("occasion", re.compile(r"^what's the (?:party|celebration|dinner|cake|gift|present) for\?|"
                                 r"^what (?:was|is|'s) the occasion\?", re.IGNORECASE),
          ("How fun!", "That sounds {lovely/like so much fun}!"), glad_only=True),
@@ -165,8 +169,8 @@ def answer_phrase(latest: str, slot: Slot) -> str | None:
     phrase = to_second_person(phrase)
     if slot.proper and phrase.islower():
         return phrase.title()
-    if not slot.proper and re.fullmatch(r"[A-Z][a-z']+(?: [a-z'-]+)*", phrase):
-        # a common noun capitalized only because it began the turn: "Astrophysics"
+    if re.fullmatch(r"[A-Z][a-z']+(?: [a-z'-]+)*", phrase) and (slot.common or " " in phrase):
+        # a word capitalized only because it began the turn: "Astrophysics", "Dinner with my wife"
         return phrase[0].lower() + phrase[1:]
     return _ARTICLE.sub(lambda m: m.group().lower(), phrase)
 

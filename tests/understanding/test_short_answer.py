@@ -97,6 +97,9 @@ def test_only_a_thing_named_is_taken_for_an_answer(reply):
     assert answer_phrase("I think it was called Rampage.", title) == "Rampage"
     assert answer_phrase("black mirror lol", title) == "Black Mirror"
     assert answer_phrase("It was about the golden state killer.", answered_slot("What was the book?", "")) is None
+    # a common noun loses the capital it had only for beginning the turn; a place named as a plan keeps it
+    assert answer_phrase("Astrophysics", answered_slot("What are you getting your PhD in?", "")) == "astrophysics"
+    assert answer_phrase("Portugal", answered_slot("What are your plans?", "")) == "Portugal"
     grade = answered_slot("What grade is she in?", "")
     assert answer_phrase("She is in 5th grade.", grade) == "5th grade"
     assert answer_phrase("The same as her cousin", grade) is None
