@@ -179,27 +179,36 @@ def _one_way(text: str, rng: random.Random) -> str:
     return re.sub(r"\{([^{}]*/[^{}]*)\}", lambda m: rng.choice(m.group(1).split("/")), text)
 
 
-def answer_reply(history_questions: list[str], asked: str, story: str, latest: str, side: str | None, time: str,
-                 rng: random.Random) -> str | None:
-    """The answer said back and a word for it ("Aw, Churro! What a cute name!"), when the listener's latest turn
-    asked for a thing named and the speaker's latest turn names it and no more; None otherwise. `side` is the story's
-    ("good", "bad" or None for neither), `time` its time ("past", "now", "future", "long_ago"), `story` what it told
-    before the answer; `history_questions` the listener's questions before, so that none is asked again."""
+def named_answer(asked: str, story: str, latest: str) -> tuple[Slot, str] | None:
+    """The kind of thing the listener's latest turn asked to be named and the thing the speaker's latest turn names
+    (as the listener says it back), where the turn is such an answer and no more; `story` is what the speaker told
+    before it."""
     slot = answered_slot(asked_sentence(asked), story) if asked.rstrip().endswith("?") else None
     if slot is None or (phrase := answer_phrase(latest, slot)) is None:
         return None
+    return slot, phrase
+
+
+def answer_reply(slot: Slot, phrase: str, asked: str, story: str, side: str | None, time: str,
+                 history_questions: list[str], rng: random.Random) -> str | None:
+    """The answer said back and a word for it ("Aw, Churro! What a cute name!"), or None where no word fits. `side` is
+    the story's ("good", "bad" or None for neither), `time` its time ("past", "now", "future", "long_ago"), `story`
+    what it told before the answer; `history_questions` the listener's questions before, so that none is asked
+    again."""
     if slot.glad_only and side != "good" or slot.ground is not None and not slot.ground.search(story):
         return None
     words = slot.bad if side == "bad" else slot.good
     if isinstance(words, dict):
         words = words.get("past" if time == "long_ago" else time)
-    if not words:
-        return None
     asked_before = " ".join(history_questions).lower()
-    lines = [line for line in words if not (line.endswith("?") and line.lower().rstrip("?") in asked_before)]
+    lines = [line for line in words or () if not (line.endswith("?") and line.lower().rstrip("?") in asked_before)]
+    if not lines:
+        return None
     comment = _one_way(rng.choice(lines), rng)
-    pet = re.search(rf"\b(?:{_PET})\b", f"{asked} {story}", re.IGNORECASE)
-    comment = comment.replace("your {pet} is", f"your {pet.group().lower()} is" if pet else "they're")
+    if "{pet}" in comment:
+        # the breed's ground names the pet in the story, so one is found
+        pet = re.search(rf"\b(?:{_PET})\b", f"{asked} {story}", re.IGNORECASE)
+        comment = comment.replace("{pet}", pet.group().lower())
     if "{answer}" in comment:
         return comment.replace("{answer}", phrase[0].upper() + phrase[1:] if comment.startswith("{answer}") else phrase)
     if side == "bad":

@@ -23,7 +23,7 @@ from .events import EVENTS, tells_news, told_events
 from .prompts import LISTENER_STANCE, ListenerStance, listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
-from .short_answer import answer_reply
+from .short_answer import answer_reply, named_answer
 from .reflective_writer import (ASKS_HOW_I_AM, ASKS_THE_LISTENER, DEATH, GREETING, ILLNESS, MEMORY_TOLD,
                                 MISSES_THE_PAST, ReflectiveReplyWriter, asked_sentence, fits, news, situation_stance,
                                 turn_seed)
@@ -2317,18 +2317,18 @@ class TopicReplyWriter(ReplyWriter):
         speaker = [u.utterance for u in history if u.role == "speaker"]
         if len(speaker) < 2 or history[-1].role != "speaker" or history[-2].role != "listener":
             return None
-        latest = tidy(speaker[-1])
-        if any(news(latest)) or named_feeling(latest, now=True) is not None:
+        latest, asked, before = tidy(speaker[-1]), history[-2].utterance, " ".join(speaker[:-1])
+        if (any(news(latest)) or named_feeling(latest, now=True) is not None
+                or (found := named_answer(asked, before, latest)) is None):
             return None
-        told = tidy(" ".join(speaker[:-1]))
+        told = tidy(before)
         earlier = situation_stance(told, voted)
         side = "bad" if earlier in ("loss", "illness") else "good" if earlier == "relief" else _SIDE.get(earlier)
         if side is None and (told_news := news(told)) != (True, True):
             # a hedge read from the whole conversation's vote: the earlier turns' own news tells the side
             side = "bad" if told_news[0] else "good" if told_news[1] else None
         questions = [u.utterance for u in history[:-2] if u.role == "listener"]
-        text = answer_reply(questions, history[-2].utterance, " ".join(speaker[:-1]), latest, side,
-                            story_time(speaker[:-1]),
+        text = answer_reply(*found, asked, before, side, story_time(speaker[:-1]), questions,
                             random.Random(turn_seed(history, "answer")))
         return text if text is not None and fits(text) else None
 
