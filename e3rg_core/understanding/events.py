@@ -389,7 +389,8 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
-    _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell)|close call|"
+    _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell|"
+           r"(?:got|been|was|were|had) (?:in|into) an? (?:\w+ ){0,2}(?:crash|accident|wreck))|close call|"
            # not the idiom of embarrassment: "in the moment, I could have died!"
            r"could have (?:been killed|died(?! of (?:embarrassment|shame)|!))",
            "past|self:Are you okay?", "past|What happened?", "past|self:How are you feeling now?",

@@ -88,6 +88,10 @@ _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |alm
                        r"(?:sat|stuck|sitting|caught) in traffic|locked out|arrested|"
                        r"(?:call\w*|alert\w*) (?:the )?(?:police|cops)|flirt\w*|"
                        r"(?:texting|messaging) (?:a|another|some|other) (?:woman|women|girl|girls|guy|guys|man|men)|"
+                       r"eyes for (?:someone|somebody|another)|(?:interested|interest) in me any ?more|"
+                       # a wish come true, too much of itself: "It was for a while, but it was too quiet for me!"
+                       r"but (?:it|that|this) (?:was|got|is|became) (?:way |a little |a bit |just )?too \w+ "
+                       r"for (?:me|us)|"
                        # a bid lost, a wait that dragged, a blow, a rebuke
                        r"(?:it's|it is|what|such) a (?:real |crying )?shame|under-?perform\w*|"
                        r"put in an? (?:bid|offer) before|(?:need|needed|have|has|had) to (?:do|get) better|"
@@ -107,13 +111,14 @@ _BAD_NEWS = re.compile(r"\b(?:(?<!long )(?<!long-)lost(?! (?:(?:over |about |alm
                        r"earthquakes?|hurricanes?|tornado(?:e?s)?|wildfires?|self[- ]harm\w*|suicid\w*|"
                        r"cancel+ed|flat tire|divorce\w*|"
                        r"evict\w*|broken|broke|kept my|threw (?:away|out) my|t(?:ook|aking|akes?) credit|passed over|"
-                       r"shatter(?:ed|s)?(?! (?:the|a|my|his|her|their) (?:\w+ )?record)|smashed|behind my back|"
+                       r"shatter(?:ed|s)?(?! (?:the|a|my|his|her|their) (?:\w+ )?record)|smashed|"
+                       r"behind my back|back-?stab\w*|"
                        r"kicked (?:my|our|me)|without (?:telling|asking|letting) (?:me|us)|harder|"
                        r"lied|betray\w*|ignored|yelled|insult\w*|layoffs?|"
                        r"creep\w*|harass\w*|stalk\w*|mou?ldy?|homeless|sprain\w*|stitches|stood (?:me|us) up|affair|"
                        r"hired (?:someone|somebody) (?:else|from (?:the )?outside)|went with someone else|"
                        r"(?:gave|giving|give|given) it to (?:someone|somebody|another)|less money|pay cut|"
-                       r"argu(?:ment|ed|ing)|"
+                       r"argu(?:ment|ed|ing)|(?:got|get|getting) (?:in|into) an? (?:\w+ )?fight|"
                        # a cost that weighs: "but man weddings are expensive"
                        r"(?:is|are|was|were|so|too) (?:so |too |really |very |crazy |insanely )?expensive|"
                        r"costs? (?:so|too|way too) much|(?:can't|cannot|couldn't) afford|"
@@ -189,10 +194,10 @@ _GOOD_NEWS = re.compile(r"\b(?:(?<!if I )(?<!if we )(?<!hopefully I )(?<!hope I 
                         r"bought (?:a|my|our) (?:new |first )?(?:house|home|car)|got into|finished|proud|excited|"
                         r"completed (?:my|his|her|their|our|a|an|the) |inspir(?:ing|ed|ational)|"
                         r"thrilled|happy|glad|grateful|thankful|overjoyed|great|amazing|awesome|wonderful|fun|"
-                        r"(?<!out of )love|loved|good|cool|impress\w*|smart|sweet|"
+                        r"(?<!out of )love|loved|good|cool|impress(?!ion)\w*|smart|sweet|"
                         r"favou?rite|nice|lovely|aced|nailed|excellent|outstanding|"
                         r"killed (?:it|the (?:GRE|SAT|ACT|test|exam|interview|game|show|presentation))|"
-                        r"paid off|finally|raise|best|perfect|enjoy\w*|beautiful|"
+                        r"paid off|finally|raise|best|perfect|enjoy\w*|(?<!more )beautiful|"
                         r"exciting|can't wait|looking forward|blast|congrat\w*|surprise party|proposed|lucked out|"
                         r"pregnant|(?:threw|organi[sz]ed|planned) (?:me |us )?an? (?:\w+ )?party|treated (?:me|us) to|"
                         r"(?:gave|got|brought|handed) (?:it|them) back|happiness|happiest|"
@@ -234,6 +239,7 @@ _WATCHED = re.compile(r"\b(?:in public|in front of|people|everyone|everybody|(?:
                       r"crowd|class(?:mates)?|walked in on)\b", re.IGNORECASE)
 _ANGRY_AT_SELF = re.compile(r"\b(?:angry|mad|furious|annoyed|frustrated|upset) (?:at|with) my ?self\b", re.IGNORECASE)
 _KINDNESS = re.compile(r"\b(?:offered|helped|volunteered|(?:gave|bought|made|sent|brought|cooked) (?:me|us)|"
+                       r"(?:gave|give|lent|lend) (?:him|her|them|a friend) a (?:hand|helping hand)|"
                        r"surprised (?:me|us)|took care of|looked after|(?:was|is|are|were|be) (?:always )?there for|"
                        r"count on|watch(?:ed)? (?:our|my|the) (?:kids|children|baby|dog|house)|"
                        # "My husband works very hard so that I can stay home" (the hard work is read out before)
@@ -371,7 +377,7 @@ FRAMES: dict[str, Frames] = {
         ("So {c}. How do you feel about it?", "Oh, {c}? How are you taking it?", "Ah, {c}. What do you make of it?",
          "{C}? past|How did that leave you feeling?", "Hm, so {c}. How are you doing with it?"),
         ("How are you doing with it?", "What do you make of it?", "How are you feeling about it now?",
-         "How does that sit with you?", "How are you taking it?", "What's going through your mind?",
+         "How are you taking it?", "What's going through your mind?",
          "past|How did that leave you feeling?", "Is it still on your mind?", "past|How did it turn out?",
          "What's the hardest part of it?", "past|Did it catch you off guard?",
          "future|How are you feeling about what comes next?", "Do you want to tell me more?"),
@@ -520,6 +526,8 @@ _GREETINGS = _paired(("Hi!", "Hello!", "Hey!", "Hi there!", "Hey there!", "Hello
 # "I could have died" (of embarrassment), "it almost died on me" and "it tasted of dead stuff" are not deaths.
 _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|nearly|about to|thought I'd|"
                         r"I'd rather have|just about) (?:died|die)\b|"
+                        # a close call: "my friends and I almost got into a deadly car crash"
+                        r"\b(?:almost|nearly) (?:got|been|was|were|had) (?:in|into) an? (?:\w+ )?(?:deadly|fatal)\b|"
                         r"\b(?:battery|phone|car|plant)s? (?:\w+ ){0,2}died\b|"
                         # "I love him to death"
                         r"\b(?:love|loved|bored|scared|worried|tickled) (?:\w+ )?to death\b|"

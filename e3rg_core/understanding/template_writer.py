@@ -88,7 +88,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                  "Oh, how did that come about?", "Interesting! What was that like?", "Tell me more, I'm curious.",
                  "Huh, what made you decide that?", "That's cool. What happens next?"),
     "acknowledge": ("That's a lot to take in. How do you feel about it?", "Oh, really? How are you taking it?",
-                    "Hm, that's quite something. What do you make of it?", "I see. How does that sit with you?",
+                    "Hm, that's quite something. What do you make of it?", "I see. How are you taking it?",
                     "Wow, that's big either way. How are you feeling about it now?",
                     "That's quite a lot. How are you doing with it?", "So how do you feel about all that?",
                     "Oh, that's a big thing. What's going through your mind?", "Hm, how did that leave you feeling?",

@@ -323,8 +323,8 @@ _SELF = frozenset({"self"})
 # Lines said in several stances' frames, written once.
 _WHAT_DID_YOU_DO = "past|What did you {do/end up doing/do about it/do then/end up doing about it/do next}?"
 _HOLDING_UP = "How are you holding up{/ through all this/ with everything/ with it all}?"
-_FEEL_ABOUT_IT = ("{How are you feeling about it/How do you feel about it/How does that sit with you/"
-                  "How are you feeling about it all/How do you feel about it all}?")
+_FEEL_ABOUT_IT = ("{How are you feeling about it/How do you feel about it/How are you feeling about it all/"
+                  "How do you feel about it all}?")
 _FEEL_ABOUT_IT_NOW = "{How do you feel/How are you feeling} about {it/it all/all of it} now?"
 _LOVE_HEARING_IT = "I {love/really like/always love/just love} hearing {that/things like that}."
 FRAMES: dict[str, Frames] = {
@@ -485,7 +485,7 @@ FRAMES: dict[str, Frames] = {
                "very nice}.",
                "{Oh/Ah/Well}, that's good.",
                "{Oh, /Ooh, /}that's interesting."),
-        _lines("past|{What was that like/What was that like for you/What was that like at the time/"
+        _lines("past|{What was that like/What was that like for you/"
                "What was the experience like/"
                "What was that experience like}?", "future|What are you hoping for?",
                "past|sorts:What kind of {noun} was it?", "future+now|sorts:What kind of {noun} is it?",
@@ -650,6 +650,13 @@ FRAMES: dict[str, Frames] = {
                "past|person:What did {topic} say?", _FEEL_ABOUT_IT_NOW),
         _lines("{Everyone has/We all have} moments like that.", "It'll make a {funny/good} story one day.",
                "It happens to {everyone/all of us}.")),
+    # a treat enjoyed too much: "I ate too many sweets the other day, they were so good though." is no embarrassment
+    "indulge": Frames(
+        _lines("{Ha, /Haha, /}sometimes you just have to treat yourself!", "{Ha, /Haha, /}we've all been there!",
+               "{Ha, /Haha, /}no shame in that!"),
+        _lines("past|What was your favorite?", "sorts:What kind of {noun} were they?"),
+        _lines("Life's too short to skip the good stuff.", "A little treat now and then never hurt anyone.",
+               "Everything in moderation, right?")),
     # ease, when the speaker feels they did wrong rather than looked foolish
     "ease_guilt": Frames(
         _lines("{Don't be too hard on yourself/Go easy on yourself/Try not to beat yourself up}.",
@@ -944,7 +951,7 @@ _ASKED_ONLY_AFTER: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 # Which side of the news a stance is on, for the questions about what happened (`events`); others get neither.
 # A loss is asked about only as a loss (its frames), whatever else the turn tells.
 _SIDE = {**dict.fromkeys(("celebrate", "savor", "look_forward", "appreciate", "reminisce", "interest",
-                          "admire", "acknowledge_good"),
+                          "admire", "indulge", "acknowledge_good"),
                          "good"),
          **dict.fromkeys(("illness", "comfort", "reassure", "validate", "disgust", "ease", "ease_guilt",
                           "acknowledge_bad"), "bad")}
@@ -996,6 +1003,13 @@ _LET_DOWN_BY_ANOTHER = re.compile(r"\b(?<!I )(?:forgot (?:about |to (?:invite|ca
                                   r"call (?:me|us))|stood (?:me|us) up|left (?:me|us) out)\b", re.IGNORECASE)
 _INDULGED = re.compile(r"\b(?:ate|eat|eating|diet\w*|sweets|candy|cookies|snacks?|junk food|soda|calories|nuts|"
                        r"dessert|pizza|chocolate)\b", re.IGNORECASE)
+# ... and enjoyed: "they were so good though"
+_ENJOYED = re.compile(r"\b(?:so|really|too|very) (?:good|delicious|tasty|yummy)\b|\bworth it\b", re.IGNORECASE)
+# Something of one's own mended: "I was able to get my car fixed" is a relief, not "What kind of car was it?"
+_MENDED = re.compile(r"\b(?:got|get|had|have|finally) (?:my|our|the) (?:\w+ ){0,2}?(?:fixed|repaired)\b",
+                     re.IGNORECASE)
+# A friend's betrayal, which no surprise vote makes glad: "nice to my face and back-stabbing the other"
+_BETRAYED = re.compile(r"\b(?:back-?stab\w*|behind my back|two-faced|betray\w*)", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
 # A mishap laughed at, which is no rejection: "I tripped over and fell down, and the students laughed at me."
@@ -1032,6 +1046,9 @@ _ANOTHERS_FEAT = re.compile(rf"\b(?:he|she|they|someone|somebody|(?:a|the|this|t
 # managed to rewire one of the wall outlets yesterday!"
 _ANOTHERS_ACHIEVEMENT = re.compile(rf"\b(?:my|our|the|a) (?:\w+ ){{0,2}}?(?:{_PERSON_WORDS})(?: of mine)? "
                                    r"(?:\w+ )?(?:managed to|was able to|were able to|pulled off)\b", re.IGNORECASE)
+# Another's skill watched: "It blows my mind how good he is at such a fast game."
+_ANOTHERS_SKILL = re.compile(rf"\bhow (?:good|fast|talented|skilled|smart) (?:he|she|they|(?:my|our) (?:\w+ )?"
+                             rf"(?:{_PERSON_WORDS})) (?:is|are|was|were|gets?|got)\b", re.IGNORECASE)
 # ... unless it was done for the speaker: "A friend was able to fix a problem I was having"
 _FOR_ME = re.compile(r"\b(?:for (?:me|us)|I was having|(?:helped|help) (?:me|us))\b", re.IGNORECASE)
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
@@ -1059,6 +1076,9 @@ _KINDNESS_TO_ME = re.compile(r"\b(?:(?:bought|gave|sent|paid for|brought|cooked|
                              r"offered (?:me|us) (?:a (?:ride|place|job)|to|help|his|her)|"
                              r"(?:helped|surprised|visited|messaged|comforted|forgave) (?:me|us)|"
                              r"drove (?:me|us) (?:to|home|there)|"
+                             # "A friend was able to fix a problem I was having"
+                             r"(?:fix|fixed|solve|solved|sort out|sorted out) (?:a|the) (?:\w+ )?problem (?:I|we) "
+                             r"(?:was|were) having|"
                              r"let (?:me|us) (?:borrow|use|stay|keep))\b", re.IGNORECASE)
 _GRATEFUL = re.compile(r"\b(?:as (?:a )?thanks|as a thank you|to thank (?:him|her|them)|thanked (?:him|her|them)|"
                        r"grateful|thankful|appreciat(?:e|ed|ive))\b", re.IGNORECASE)
@@ -1537,6 +1557,10 @@ _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|cra
                              re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
 # scared to get the news."
+# A mishap named at a turn's end but not yet told: "However all did not go to plan...", "it was a hard day when
+# this incident occured."
+_MISHAP_UNTOLD = re.compile(r"\b(?:did not|didn't|did n't) go (?:according to|as|to) plan(?:ned)?\W*$|"
+                            r"\b(?:this|an|the) incident (?:occu?rr?ed|happened)\W*$", re.IGNORECASE)
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
@@ -1778,10 +1802,12 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # after a stranger bought the speaker groceries is not met with "What's the biggest worry?", nor "a friend of
         # mine let me borrow his car" after the engine failed with "Aw, that's rough."
         stance = "appreciate"
-    if (stance in ("appreciate", "interest") and not _KINDNESS_TO_ME.search(story)
+    if ((stance in ("appreciate", "interest") or stance == "surprise" and opening and _BETRAYED.search(story))
+            and not _KINDNESS_TO_ME.search(story)
             and any(_undenied(story, harm) for harm in _HARMED.finditer(story))):
         # no kindness to admire in a wrong, nor a story to enjoy: "nice to my face and back-stabbing", "revealed a deep
-        # dark secret I told her in confidence" are not "That's really lovely."
+        # dark secret I told her in confidence" are not "That's really lovely."; nor, voted a surprise, "nice to my face
+        # and back-stabbing the other" "Wow, I love that!"
         stance = "validate"
     if opening and (_TEASER.search(latest) and not any(latest_news)
                     or (_NEWS_UNTOLD.search(latest) or _STORY_PROMISED.search(latest))
@@ -1789,6 +1815,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # "My mother called me with the news." after "my childhood dog died" told it; "I found out some bad news the
         # other day." is asked for with concern, not "Ooh, do tell!"
         stance = "teaser_bad" if latest_news[0] or _FEARED.search(latest) else "teaser"
+    elif opening and _MISHAP_UNTOLD.search(latest):
+        stance = "teaser_bad"
     elif stance == "ease" and _REJECTED.search(_LAUGHED_AT_A_MISHAP.sub(" ", story)):
         # turned down, however embarrassed: "He rejected me and told me not to ever call him again. Im so
         # embarrassed." is no funny story
@@ -2275,6 +2303,10 @@ class TopicReplyWriter(ReplyWriter):
             # "he was hit by a truck" after "my dog died": the harm told is the death's story; "It's not looking too
             # good." after "my dog is really sick": the illness's; "It broke my heart, to be honest." after the dog died
             stance = earlier
+        if stance == "loss" and any(event.name == "close_call" for event in told_events(latest, "bad")):
+            # a close call on the way back from a funeral: the close call is the news, not a loss of the friends who
+            # were in the car with the speaker
+            stance = situation_stance(tidy(re.sub(r"\bfunerals?\b", " ", told, flags=re.IGNORECASE)), voted)
         if stance == "illness" and _CARED_FOR.search(told):
             stance = "appreciate"
         if (stance == "reassure" and _FRIGHT_AS_GENRE.search(told)
@@ -2298,10 +2330,20 @@ class TopicReplyWriter(ReplyWriter):
             # a fall laughed at, voted embarrassing, is a slip to ease, not a wrong: "I tripped over and fell down, and
             # the students laughed at me." is not "You have every right to be annoyed."
             stance = "ease"
+        if stance in ("ease", "ease_guilt") and _INDULGED.search(told) and _ENJOYED.search(told):
+            stance = "indulge"
+        if stance in ("acknowledge", "interest", "celebrate") and _MENDED.search(latest) and not news(tidy(latest))[0]:
+            stance = "relief"
+        if (stance == "acknowledge" and voted.name == "acknowledge" and news(tidy(latest)) == (False, True)
+                and not _FUTURE.search(latest) and (emotion.fine == "confident" or vote_lean(emotion) == "good")):
+            # glad news under a hedge that confidence won or glad votes lean to: "One of my art pieces has been
+            # chosen to be put in a exhibition!" is no "Oh, that's nice! How do you feel about it now?"
+            stance = "celebrate"
         if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
             stance = "admire"
         if (stance in ("interest", "surprise", "acknowledge") and _ANOTHERS_ACHIEVEMENT.search(latest)
-                and not _FOR_ME.search(latest) and not news(tidy(latest))[0]):
+                and not _FOR_ME.search(latest) and not news(tidy(latest))[0]
+                or stance in ("interest", "surprise", "acknowledge", "celebrate") and _ANOTHERS_SKILL.search(latest)):
             # another's feat, whatever the vote: not "Well, that's good. How are you feeling about it?" to "A friend
             # of mine was able to build this complicated desk in a few hours"
             stance = "admire"

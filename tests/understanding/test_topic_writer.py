@@ -2518,3 +2518,65 @@ def test_a_feeling_told_in_other_words_is_not_asked_for():
                          ("I have an appointment for tomorrow. I'm hoping it goes well.", "look_forward")):
         for answer in replies_to(turn, stance=stance, seeds=20):
             assert answer is None or not asks_feeling.search(answer), answer
+
+
+def _replies(fine: str, *utterances: str, seeds: int = 8) -> list[str]:
+    """TopicReplyWriter's replies under one voted label, reseeded as in `replies_to`."""
+    writer = TopicReplyWriter()
+    return [writer.reply(said(*utterances[:-1], utterances[-1] + " " * seed), voted_only(fine))[0]
+            for seed in range(seeds)]
+
+
+def test_readings_from_the_tuning_ratings_of_seeds_303_and_304():
+    """Read off two blind ratings of tuning turns (seeds 303 and 304, two raters each): each turn got the reply quoted
+    on the code before."""
+    # "Oh, that sounds so relaxing! Do you get to do that often?", "Argh, that's really frustrating! Did it get sorted
+    # out?": a mishap named but not yet told is asked for
+    for fine, turn in (("prepared", "Well i had spent the good part of a week organising the best weekend away with my "
+                                    "hubby for our 10th wedding anniversary. However all did not go to plan..."),
+                       ("angry", "hi there it was a hard day when this incident occured.")):
+        for answer in _replies(fine, turn):
+            assert re.search(r"^(?:Oh no|Uh oh)\b.*(?:[Ww]hat happened|talk about it)", answer), answer
+    # "Ah, I totally hear you. How does that sit with you?"
+    for answer in _replies("lonely", "my husband doesn't seem interested in me anymore. I think he may have eyes for "
+                                     "someone else."):
+        assert re.search(r"sorry|hard|shame|rough|tough|sad|hurt|oh no", answer, re.IGNORECASE), answer
+        assert not CHEER.search(answer) and "hear you" not in answer, answer
+    # "Oh, that's fantastic! I bet that felt great."
+    for answer in _replies("content", "My wife took the kids over to her mother's one evening. I thought it'd be "
+                                      "pretty nice to have a quiet house for once.",
+                           "It's definitely nice to have some peace.",
+                           "It was for a while, but it was too quiet for me!  I've gotten used to the noise."):
+        assert not CHEER.search(answer), answer
+    # "Oh dear, that's so embarrassing! What did you do then?"
+    for answer in _replies("guilty", "I ate too many sweets the other day, they were so good though."):
+        assert not re.search(r"embarrass|awkward|hard on yourself", answer), answer
+    # "Ah, that's nice to hear. What kind of car was it?"
+    for answer in _replies("grateful", "I was able to get my car fixed"):
+        assert not re.search(r"What kind of car", answer), answer
+    # "Oh, that's nice! How do you feel about it now?"
+    for answer in _replies("confident", "One of my art pieces has been chosen to be put in a exhibition!"):
+        assert CHEER.search(answer) and not re.search(r"\bfeel about it\b", answer), answer
+    # "Wow, that's exciting! I bet that feels amazing."
+    for answer in _replies("impressed", "Recently, I've been watching my son play a game called Fortnite. It blows my "
+                                        "mind how good he is at such a fast game."):
+        assert re.search(r"your son|talented|impressive|amazing", answer) and "feels amazing" not in answer, answer
+    # "Oh, that's nice to hear. That sounds great." to despair
+    for answer in _replies("lonely", "being alive is so much stress and anxiety, why does it have to be like this?",
+                           "It's not fair, eh.",
+                           "we still continue to work on our meaningless lives, if we all acted we would be living "
+                           "in a much more beautiful and free life, not one which just gives the impression of "
+                           "freedom"):
+        assert not re.search(r"\bnice\b|\bglad\b|great", answer), answer
+    # "Oh no, I'm so sorry about your friends. What do you miss most about them?"
+    for answer in _replies("terrified", "On my way back from a funeral, my friends and I almost got into a deadly car "
+                                        "crash."):
+        assert not re.search(r"miss most|sorry about your friends|loss", answer), answer
+    # "Wow, I love that! I bet that felt really good."
+    for answer in _replies("surprised", "She was actually always blind-sinding nice to my face and back-stabbing the "
+                                        "other."):
+        assert not re.search(r"love that|felt really good|lovely|wonderful|exciting|amazing", answer), answer
+    # "Ooh, I like that. That sounds really nice." to a kindness of the speaker's own
+    for answer in _replies("trusting", "A friend needed help moving", "So did you help him / her",
+                           "Yeah, he didn't know of anyone else to turn to for help so I gave him a hand"):
+        assert re.search(r"kind|thoughtful|sweet|lovely|means a lot|goes a long way", answer), answer
