@@ -44,6 +44,8 @@ EVENTS: tuple[Event, ...] = (
            "past|self:Are you okay?", "past|Was anything taken?", "Do you feel safe at home now?",
            reactions=("{Oh no/Oh gosh}, a break-in is so scary.", "{Ugh/Oh no}, that's such a violation.")),
     _event("crash", "bad", r"car accident|(?:got into|was in|had) (?:a|an) (?:car )?(?:accident|wreck|crash)|"
+           r"(?:road|traffic|bike|motorcycle|minor|small|serious|bad|huge) (?:car )?(?:accident|wreck)|"
+           r"car (?:\w+ ){1,3}(?:accident|wreck)|"
            r"fender[- ]bender|crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
            "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?",
            reactions=("{Oh no/Yikes}, accidents are so scary.", "{Oh no/Oh gosh}, what a scare.")),
@@ -127,7 +129,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("Moving is such a big change.",)),
     # a baby on the way is asked about by what is still to come, whenever the news was had ("Just found out my wife is
     # pregnant"); one born, by how it is doing
-    _event("pregnancy", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|expecting (?:a baby|a child|twins|"
+    _event("pregnancy", "good", r"(?:I'm|I am|we're|we are|is|she's) pregnant|found out (?:that )?(?:she|I|we|my wife|"
+           r"my girlfriend) (?:was|were|is|are) pregnant|expecting (?:a baby|a child|twins|"
            r"our (?:first|second|baby)|my (?:first|second))|having a baby|due date|(?:baby|child) (?:is )?on the way|"
            r"having twins",
            "When is the baby due?", "Do you know if it's a boy or a girl?",
@@ -176,12 +179,35 @@ EVENTS: tuple[Event, ...] = (
            "person:When will you see each other again?", "person:Do you get to talk often?",
            reactions=("person:{Aw/Oh}, missing someone is so hard.",), is_news=False),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
+           r"(?:don't|do not) know (?:anyone|anybody)|"
            r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
            r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"
            r"(?:don't|do not) have (?:a lot of |many |any )?friends",
-           "Do you have someone you can call?",
+           "Do you have someone you can call?", "now|Have you found any ways to meet people?",
            "Is there anything you {like doing/enjoy doing} to get out of the house?",
            reactions=("{Aw/Oh}, feeling lonely is {so hard/really hard}.",)),
+    # a partner's eye elsewhere, suspected: not asked "Are you two still together?"
+    _event("suspicion", "bad", r"(?:texting|messaging|talking to) (?:a|another|some|other) (?:woman|women|girl|girls|"
+           r"guy|guys|man|men)|eyes for (?:someone|somebody|another)",
+           "Have you been able to talk to them about it?", "How long has this been going on?",
+           reactions=("{Oh no/Oh}, that must be so unsettling.", "{Oh no/Ugh}, that's such a painful feeling.")),
+    _event("passed_over", "bad", r"passed over|(?:didn't|did not|never) get (?:the|a|my) (?:promotion|raise|position)|"
+           r"promotion\b.{0,40}\b(?:didn't|did not) get it",
+           "past|Did they say why?", "past|Do you know who got it?",
+           reactions=("{Oof/Ugh}, that really stings.", "{Oh no/Ugh}, that's so disappointing.")),
+    _event("traffic", "bad", r"(?:sat|stuck|sitting) in traffic|traffic jam|bumper to bumper",
+           "Is that your usual commute?", "past|Did you at least have something good to listen to?",
+           reactions=("{Ugh/Oh no}, traffic like that is the worst.",)),
+    _event("gamble_lost", "bad", r"lost at (?:bingo|poker|the casino|blackjack|cards|slots)|"
+           r"(?:didn't|did not) win (?:a penny|a thing|anything|a dime)|off by one number",
+           "Do you play often?", "past|Were you close to winning?",
+           reactions=("{Aw/Oof}, that's no fun.", "{Aw/Oh no}, that's such a letdown.")),
+    _event("strange_calls", "bad", r"(?:strange|weird|random|creepy|prank|anonymous) (?:phone )?calls",
+           "Do you know who it is?", "Have you tried blocking the number?",
+           reactions=("{Ugh/Oh no}, calls like that are so unsettling.",)),
+    _event("calls", "bad", r"(?:has|have|keeps?) call(?:ed|ing) me (?:\w+ ){0,3}(?:times|every day|a day)",
+           "Do you know what they want?", "Have you tried blocking the number?",
+           reactions=("{Ugh/Oh man}, that would drive me crazy.",)),
     _event("first_day", "any", r"first day(?! off)",
            "past|How did it go?", "future|What are you most nervous about?", "past|Would you do it again?",
            reactions=("First days are always a lot.",)),

@@ -150,7 +150,7 @@ _FEAT = _done_by_someone(r"graduated|passed|won|landed|aced|nailed|earned|(?:kil
 _ACTED = re.compile(r"(?:[- ]in[- ]law)?(?:\s+\w+){0,2}?\s+(?:\w+ed|stole|took|made|broke|hit|ate|drove|said|told|left|"
                     r"ran|threw|got|gets|keeps?|kept|did|does|won't|wouldn't|didn't|doesn't|never|always|is|was|has|"
                     r"had)\b", re.IGNORECASE)
-_ASKS_THE_DOER = re.compile(r"^Did \{topic\} (?:ever apologize|say why)")
+_ASKS_THE_DOER = re.compile(r"^(?:Did \{topic\} (?:ever apologize|say why)|Have you talked to \{topic\})")
 _TO_THE_SPEAKER = re.compile(r"feel|felt|enjoy|soak|savor|make the most|was it like|Good for you|Way to go|celebrat",
                              re.IGNORECASE)
 _PRIORITY = {"loss": ("person", "pet"), "illness": ("person", "pet", "health"), "relief": ("person", "pet", "health")}
@@ -617,6 +617,7 @@ FRAMES: dict[str, Frames] = {
         _lines("past|person:Did you say anything to {topic}?",
                _WHAT_DID_YOU_DO,
                "past|person:Did {topic} say why?", "past|Did anyone do anything about it?",
+               "now|person:Have you talked to {topic} about it?",
                "Has {it/that} happened before?", "past|Did it get sorted out?",
                "past|money+thing:Did you get your money back?", "past|person:Did {topic} ever apologize?",
                "recent+now+future|How are you {dealing with it/handling it/coping with it/dealing with it all/"
@@ -661,7 +662,7 @@ FRAMES: dict[str, Frames] = {
     "ease_guilt": Frames(
         _lines("{Don't be too hard on yourself/Go easy on yourself/Try not to beat yourself up}.",
                "{It's clear/I can tell/I can see/It sounds like} you feel {bad/really bad} about it."),
-        _lines("person:{Have you been able to talk/Have you talked} to {topic} about it?",
+        _lines("person:Have you been able to talk to {topic} about it?",
                "How are you feeling about it now?",
                "Is there a way to make it right?", "Is it still {bothering you/on your mind}?"),
         _lines("{Everyone slips up/We all slip up/Everybody slips up} {sometimes/now and then}.",
@@ -741,6 +742,8 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      r"(?:am|'m|is|'s|are|'re) coming (?:to|over|home|back|for))\b",
                      re.IGNORECASE)
 # Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
+_IN_THE_RUNNING = re.compile(r"\b(?:(?:might|may|could) be up for|in the running for|shortlisted|"
+                             r"being considered for)\b", re.IGNORECASE)
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
                          r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
@@ -1217,6 +1220,10 @@ _SPOKE_UP = re.compile(r"\b(?:(?:didn't|did not) hold back|told (?:him|her|them|
 _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY, _EMBARRASSED),
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
+                 # a talk asked about only of a habit that goes on: not of a lunch stolen once
+                 (re.compile(r"^Have you talked to \{topic\}"),
+                  re.compile(r"\b(?:keeps?|always|every (?:day|morning|night|time|week)|constantly|all the time|"
+                             r"start(?:s)? at|won't stop|never)\b", re.IGNORECASE)),
                  (re.compile(r"speaking up|standing up for yourself"), _SPOKE_UP),
                  # a mishap played off before others: not seats soaked by rain left in the car
                  (re.compile(r"play it off|laugh it off|anyone notice"),
@@ -1355,6 +1362,10 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # not asked who was hurt of a crash whose hurt is told: "My leg broke, but I knew I would walk again."
+                  (re.compile(r"^Was anyone hurt\?"),
+                   re.compile(r"\b(?:(?:my|his|her) (?:\w+ )?(?:broke|broken|fractured)|broke (?:my|his|her)|"
+                              r"injur\w*|hospital\w*|stitches|concussion)\b", re.IGNORECASE)),
                   # a fall told for its embarrassment is not asked after as an injury: "I fell down the stairs in
                   # front of my crush. My face turned red and I ran away!"
                   (re.compile(r"^(?:Were you hurt|Did anyone help you up)\?"),
@@ -1870,9 +1881,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # that it is in but I am confident that times are changing")
         stance = "acknowledge" if latest_news[0] else "interest"
     if (stance == "interest" and time == "future" and not latest_news[0] and not _FEARED.search(latest)
-            and (_AHEAD_BY_DATE.search(latest) or _ON_A_DAY.search(latest)) and not _HAPPENED.search(latest)):
+            and (_AHEAD_BY_DATE.search(latest) or _ON_A_DAY.search(latest) or _IN_THE_RUNNING.search(latest))
+            and not _HAPPENED.search(latest)):
         # a glad plan with a date, told without news words or a story: "Next month my wife and I are going on our
-        # first vacation, I can hardly wait." is looked forward to, not met with "That sounds really nice."
+        # first vacation, I can hardly wait." is looked forward to, not met with "That sounds really nice."; so is a
+        # chance ahead: "So I might be up for a promotion soon at work!"
         stance = "look_forward"
     if stance == "look_forward" and time == "future" and (bad_happening or _FEARED.search(latest)):
         # a bad thing ahead, met ready: "There is supposed to be a huge storm coming. I got supplies so I am ready.";
@@ -2158,6 +2171,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
                           for lines in (frames.reactions, frames.questions, frames.comments)))
         specific = tuple(line for line in specific if not (did_it and _TO_THE_SPEAKER.search(line.text)))
     reactions = tuple(line for line in frames.reactions if _grounded(line, story))
+    if stance == "validate" and not opening:
+        # a later turn has often told how it was raised with them: "I do need to have a word with him about it"
+        frames = replace(frames, questions=tuple(line for line in frames.questions
+                                                 if not line.text.startswith("Have you")))
     if stance == "validate" and topic is not None and not _did(topic, _ACTED, story, by_pronoun=True):
         # "Did your son ever apologize?" only of the one who did it: not of a son whose room held what angered
         frames = replace(frames, questions=tuple(line for line in frames.questions

@@ -2540,7 +2540,8 @@ def test_readings_from_the_tuning_ratings_of_seeds_303_and_304():
     # "Ah, I totally hear you. How does that sit with you?"
     for answer in _replies("lonely", "my husband doesn't seem interested in me anymore. I think he may have eyes for "
                                      "someone else."):
-        assert re.search(r"sorry|hard|shame|rough|tough|sad|hurt|oh no", answer, re.IGNORECASE), answer
+        assert re.search(r"sorry|hard|shame|rough|tough|sad|hurt|oh no|unsettling|painful", answer,
+                         re.IGNORECASE), answer
         assert not CHEER.search(answer) and "hear you" not in answer, answer
     # "Oh, that's fantastic! I bet that felt great."
     for answer in _replies("content", "My wife took the kids over to her mother's one evening. I thought it'd be "
@@ -2580,3 +2581,29 @@ def test_readings_from_the_tuning_ratings_of_seeds_303_and_304():
     for answer in _replies("trusting", "A friend needed help moving", "So did you help him / her",
                            "Yeah, he didn't know of anyone else to turn to for help so I gave him a hand"):
         assert re.search(r"kind|thoughtful|sweet|lovely|means a lot|goes a long way", answer), answer
+
+
+def test_common_happenings_get_a_question_of_their_own():
+    """Read off the tuning replies (seed 252) that ended in a stock question after the raters of seeds 303 and 304
+    named it their most common fault: each turn got "How are you feeling about it?" or the like before."""
+    stock = re.compile(r"How (?:are you feeling|do you feel) about|How are you (?:handling|dealing with) it")
+    for fine, turns, asked in (
+            ("disappointed", ("i thought I was going to get a promotion. I found out I did not get it",),
+             r"say why|who got it"),
+            ("annoyed", ("Today after a long day at work I sat in traffic for 2 hours due to construction on the "
+                         "freeway!",), r"commute|listen to"),
+            ("surprised", ("I can't believe I lost at Bingo! I spent 40 dollars and didn't win a penny",),
+             r"play often|close to winning"),
+            ("devastated", ("my car had a small accident recently",), r"hurt|okay|damage"),
+            ("annoyed", ("I keep getting strange phone calls. It's creeping me out.",), r"who it is|blocking"),
+            ("impressed", ("my husband has been texting a woman he works with",), r"talk to them|going on"),
+            ("annoyed", ("My neighbor is remodeling his house, which I hate, because they start at 5:30 in the "
+                         "morning.",), r"talked to your neighbor|happened before|say anything|sorted out")):
+        answers = _replies(fine, *turns)
+        # the happening's own questions are asked most of the time, not always (`topic_reply`)
+        assert sum(bool(re.search(asked, answer)) for answer in answers) >= 4, answers
+        assert sum(bool(stock.search(answer)) for answer in answers) <= 3, answers
+    # asked of the one who did it, at the start: not "Have you talked to their kids about it?" in a later turn
+    for answer in _replies("annoyed", "People at the park yell at their kids.", "That's awful to see.",
+                           "The worst is when they're screaming at them rather than just speaking to them calmly."):
+        assert "talked to" not in answer, answer
