@@ -833,6 +833,16 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"\bwish (?:I|we) (?:still )?had (?:my|our) (?:\w+ ){0,3}?back\b", re.IGNORECASE)),
     (re.compile(r"^How did you celebrate|^How (?:are you going to|will you) celebrate|^How are you celebrating"),
      re.compile(r"\bcelebrat\w+|\bpart(?:y|ies)\b|\bthrew (?:me|us)\b", re.I)),
+    # how close, how they got home, whether in time: "I was off by one number", a flat tire found on waking, "I was
+    # late"
+    (re.compile(r"^Were you close to winning\?"),
+     re.compile(r"\b(?:off by|one number|so close|almost won|nearly won)\b", re.IGNORECASE)),
+    (re.compile(r"^How did you get home\?"),
+     re.compile(r"\b(?:at home|woke up|driveway|garage|parked (?:at|in|outside)|outside (?:my|our) "
+                r"(?:house|home|apartment))\b", re.IGNORECASE)),
+    (re.compile(r"^Did you make it in time\?"),
+     re.compile(r"\b(?:(?:was|were|I'm|I am|we're|we are) (?:\w+ )?late|missed (?:it|the)|(?:didn't|did not) make "
+                r"it)\b", re.IGNORECASE)),
     (re.compile(r"^Do you know who did it"), re.compile(r"\b(?:my|our|his|her|the|a) (?:\w+ )?\w+ (?:stole|took|broke)|"
                                                       r"\bcaught\b|\bknow who\b", re.IGNORECASE)),
     # a laugh, a reaction or what it was like, once told: "It is pretty funny now", "that was my first thought too",

@@ -2607,3 +2607,18 @@ def test_common_happenings_get_a_question_of_their_own():
     for answer in _replies("annoyed", "People at the park yell at their kids.", "That's awful to see.",
                            "The worst is when they're screaming at them rather than just speaking to them calmly."):
         assert "talked to" not in answer, answer
+
+
+def test_a_happenings_question_is_not_asked_once_the_turn_has_told_it():
+    """Read off a blind A/B of tuning turns (seed 2592): both raters faulted "Were you close to winning?" after "off
+    by one number" and "How did you get home?" of a flat tire found on waking; each of these got the question on the
+    code before."""
+    for fine, turns, asked in (
+            ("surprised", ("One time I bought a scratch lottery ticket and I didn't win anything!",
+                           "Wow, that must've been disappointing.",
+                           "Yes, I was off by one number. I was going to be a millionaire!"), "close to winning"),
+            ("disappointed", ("I can't believe I lost at Bingo! I was off by one number.",), "close to winning"),
+            ("angry", ("I woke up and my car had a flat tire",), "get home"),
+            ("annoyed", ("I was stuck in traffic for an hour yesterday and was late for work.",), "in time")):
+        for answer in _replies(fine, *turns, seeds=16):
+            assert asked not in answer, answer
