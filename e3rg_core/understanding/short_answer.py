@@ -87,8 +87,7 @@ SLOTS: tuple[Slot, ...] = (
          shape=re.compile(r"\d|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
                           r"kindergarten|freshman|sophomore|junior|senior|grade|year)\b", re.IGNORECASE)),
     Slot("place", re.compile(rf"^where (?:are|were|did|will|do) you (?:headed|heading|going|go|off to|travel\w*|"
-                             rf"stay\w*|"
-                             rf"fly\w*|located|from|live)\b|\b(?:what|which) (?:{_PLACE})\b", re.IGNORECASE),
+                             rf"stay\w*|fly\w*|located|from|live)\b|\b(?:what|which) (?:{_PLACE})\b", re.IGNORECASE),
          {"future": ("That sounds {amazing/wonderful/like a great trip}!", "Have you been there before?",
                      "Is it your first time there?"),
           "past": ("That sounds {lovely/amazing}!", "What was the best part?"),

@@ -741,9 +741,10 @@ _FUTURE = re.compile(r"\b(?:will|'ll|hopefully|(?:am|'m|is|'s|are|'re) going to(
                      # "A friend of mine is coming to visit"
                      r"(?:am|'m|is|'s|are|'re) coming (?:to|over|home|back|for))\b",
                      re.IGNORECASE)
-# Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
+# A chance still ahead: "So I might be up for a promotion soon at work!"
 _IN_THE_RUNNING = re.compile(r"\b(?:(?:might|may|could) be up for|in the running for|shortlisted|"
                              r"being considered for)\b", re.IGNORECASE)
+# Times that may be past or to come ("I went to a concert this weekend"): the future only where no verb says past.
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
                          r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
@@ -1054,16 +1055,16 @@ _ANOTHERS_FEAT = re.compile(rf"\b(?:he|she|they|someone|somebody|(?:a|the|this|t
                             rf"{'|'.join(KINDS['pet'].split())}))(?:'s| (?:\w+ ){{0,3}}?(?:\w+ed|was|is|can|could|"
                             r"did|made|ran|won|caught|lift\w*|built|juggl\w*|learn\w*|play\w*|does|has|had|got))\b",
                             re.IGNORECASE)
-# Envy said outright: it is met as envy whatever the turn's news.
 # Another's feat told as one: "A co-worker of mine was able to complete a complicated project quickly", "So the fiance
 # managed to rewire one of the wall outlets yesterday!"
 _ANOTHERS_ACHIEVEMENT = re.compile(rf"\b(?:my|our|the|a) (?:\w+ ){{0,2}}?(?:{_PERSON_WORDS})(?: of mine)? "
                                    r"(?:\w+ )?(?:managed to|was able to|were able to|pulled off)\b", re.IGNORECASE)
+# ... unless it was done for the speaker: "A friend was able to fix a problem I was having"
+_FOR_ME = re.compile(r"\b(?:for (?:me|us)|I was having|(?:helped|help) (?:me|us))\b", re.IGNORECASE)
 # Another's skill watched: "It blows my mind how good he is at such a fast game."
 _ANOTHERS_SKILL = re.compile(rf"\bhow (?:good|fast|talented|skilled|smart) (?:he|she|they|(?:my|our) (?:\w+ )?"
                              rf"(?:{_PERSON_WORDS})) (?:is|are|was|were|gets?|got)\b", re.IGNORECASE)
-# ... unless it was done for the speaker: "A friend was able to fix a problem I was having"
-_FOR_ME = re.compile(r"\b(?:for (?:me|us)|I was having|(?:helped|help) (?:me|us))\b", re.IGNORECASE)
+# Envy said outright: it is met as envy whatever the turn's news.
 _ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
                         r"\bwish (?:that|it) (?:could have been|had been|was|were) (?:me|us)\b", re.IGNORECASE)
@@ -1576,12 +1577,12 @@ _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|cra
                              r"(?: (?:at|in) (?:work|school|home|the (?:\w+ )?\w+))?" + _LATELY +
                              r"|\b(?:the )?(?:best|worst|craziest|weirdest) day (?:ever|of my life)\W*$",
                              re.IGNORECASE)
-# News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
-# scared to get the news."
 # A mishap named at a turn's end but not yet told: "However all did not go to plan...", "it was a hard day when
 # this incident occured."
 _MISHAP_UNTOLD = re.compile(r"\b(?:did not|didn't|did n't) go (?:according to|as|to) plan(?:ned)?\W*$|"
                             r"\b(?:this|an|the) incident (?:occu?rr?ed|happened)\W*$", re.IGNORECASE)
+# News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
+# scared to get the news."
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
@@ -2321,7 +2322,8 @@ class TopicReplyWriter(ReplyWriter):
         # hope looking ahead after bad news ("Thanks, I will buy another one!" after a losing ticket) is read from the
         # latest turn's words, which tell no news, not from the bad news told before
         ahead = voted.name == "look_forward" and _FUTURE.search(latest) is not None
-        told = latest if any(news(tidy(latest))) or ahead else story
+        latest_news = news(tidy(latest))
+        told = latest if any(latest_news) or ahead else story
         rank = partial(self.ranker.scores, self.ranker.expected(history)) if self.ranker else None
         stance = situation_stance(tidy(told), voted)
         if ((stance in ("illness", "acknowledge") or stance == "comfort" and not told_events(latest, "bad"))
@@ -2359,9 +2361,9 @@ class TopicReplyWriter(ReplyWriter):
             stance = "ease"
         if stance in ("ease", "ease_guilt") and _INDULGED.search(told) and _ENJOYED.search(told):
             stance = "indulge"
-        if stance in ("acknowledge", "interest", "celebrate") and _MENDED.search(latest) and not news(tidy(latest))[0]:
+        if stance in ("acknowledge", "interest", "celebrate") and _MENDED.search(latest) and not latest_news[0]:
             stance = "relief"
-        if (stance == "acknowledge" and voted.name == "acknowledge" and news(tidy(latest)) == (False, True)
+        if (stance == "acknowledge" and voted.name == "acknowledge" and latest_news == (False, True)
                 and not _FUTURE.search(latest) and (emotion.fine == "confident" or vote_lean(emotion) == "good")):
             # glad news under a hedge that confidence won or glad votes lean to: "One of my art pieces has been
             # chosen to be put in a exhibition!" is no "Oh, that's nice! How do you feel about it now?"
@@ -2369,7 +2371,7 @@ class TopicReplyWriter(ReplyWriter):
         if stance == "interest" and emotion.fine == "impressed" and _ANOTHERS_FEAT.search(story):
             stance = "admire"
         if (stance in ("interest", "surprise", "acknowledge") and _ANOTHERS_ACHIEVEMENT.search(latest)
-                and not _FOR_ME.search(latest) and not news(tidy(latest))[0]
+                and not _FOR_ME.search(latest) and not latest_news[0]
                 or stance in ("interest", "surprise", "acknowledge", "celebrate") and _ANOTHERS_SKILL.search(latest)):
             # another's feat, whatever the vote: not "Well, that's good. How are you feeling about it?" to "A friend
             # of mine was able to build this complicated desk in a few hours"
