@@ -138,6 +138,11 @@ EVENTS: tuple[Event, ...] = (
     _event("baby", "good", r"(?:just )?gave birth|just had (?:a|the|our|her) baby|newborn",
            "recent|How is the little one doing?", "recent|Are you getting any sleep?",
            reactions=_BABY_REACTIONS),
+    # a birth watched: "Watching my first child being born changed my life forever." is no "Aw, that's nice!"
+    _event("born", "good", r"(?:child|baby|son|daughter|kids?|children|grand(?:son|daughter|child|baby)) "
+           r"(?:being|was|were|getting) born|birth of (?:my|our)",
+           "past|What do you remember most about that day?",
+           reactions=("{Aw/Oh}, what a {special/beautiful} moment.", "{Aw, /Oh, /}there's nothing quite like that.")),
     # not "I got a job interview"
     _event("hired", "good", r"(?:got|landed|accepted|offered) (?:the|a|my|that|an) (?:new )?(?:\w+ )?(?:job|position|"
            r"offer)(?! interview)|got hired|new job|start(?:ing|ed)? (?:a|my) (?:new )?job",
@@ -178,6 +183,12 @@ EVENTS: tuple[Event, ...] = (
            r"deployed|overseas",
            "person:When will you see each other again?", "person:Do you get to talk often?",
            reactions=("person:{Aw/Oh}, missing someone is so hard.",), is_news=False),
+    # "it was my first time staying away from the family. felt dreadful!", "after a couple of weeks i got homesick"
+    _event("homesick", "bad", r"homesick\w*|miss(?:ed|ing)? home|"
+           r"(?:first time|first \w+) (?:\w+ )?away from (?:my |the |our )?(?:family|home|parents)",
+           "now+future|Do you get to call home {often/much}?", "past|Did it get any easier {with time/after a while}?",
+           reactions=("{Aw/Oh}, being away from home is {so hard/really hard}.",
+                      "{Aw, /Oh, /}homesickness is {the worst/so hard}.")),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
            r"(?:don't|do not) know (?:anyone|anybody)|"
            r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
@@ -345,6 +356,13 @@ EVENTS: tuple[Event, ...] = (
            r"my) (?:puppy|kitten|dog|cat)",
            "recent|How are they settling in?", "pet:What's {topic}'s name?",
            reactions=("{Aw/Oh}, how wonderful!", "pet:{Aw/Oh}, {topic} is so lucky to have you!")),
+    # a pet given up: "I gave my dog away to a family today. I did not have time for him" is no "How did that go?"
+    _event("rehomed", "bad",
+           r"gave (?:my|our|the) (?:\w+ )?(?:dog|cat|puppy|kitten|pet|bird|bunny|rabbit|horse) away|"
+           r"(?:re-?homed?|had to give up|gave up) (?:my|our) (?:\w+ )?(?:dog|cat|puppy|kitten|pet)",
+           "pet:Do you think {topic} will be happy there?",
+           reactions=("{Aw/Oh}, that must have been {so hard/really hard}.",
+                      "{Aw/Oh}, it sounds like you did what was best.")),
     _event("pet_mischief", "any",
            r"chew(?:ed|ing)? (?:up )?(?:on )?(?:my|our|the|everything)|(?:peed|pooped) (?:on|in)|"
            r"(?:pulled|tore|ripped) (?:up |off |apart )?(?:the|my|our) (?:cushions|couch|pillows?|curtains)|"

@@ -331,7 +331,8 @@ FRAMES: dict[str, Frames] = {
     "loss": Frames(
         _lines(f"{_PEOPLE}:I'm so sorry about {{topic}}.", f"{_PEOPLE}:Oh no, I'm so sorry about {{topic}}.",
                "I'm {so/truly/really} sorry for your loss.", "Oh, I'm so sorry.",
-               "{That's heartbreaking/That's so heartbreaking/How heartbreaking}. I'm so sorry."),
+               "{That's heartbreaking/That's so heartbreaking/How heartbreaking}. I'm so sorry.",
+               f"{_PEOPLE}:{{Oh no/Oh}}, that's such a hard {{conversation to have/thing to have to tell someone}}."),
         _lines("person:Were you two close?", "pet:How long did you have {topic}?",
                f"{_PEOPLE}:What do you miss most about {{topic}}?",
                _HOLDING_UP,
@@ -344,7 +345,8 @@ FRAMES: dict[str, Frames] = {
         _lines(f"{_PEOPLE}:Oh no, poor {{topic}}!", f"{_PEOPLE}:Oh no, I hope {{topic}} {{be}} okay.",
                "{Oh no, /Oh gosh, /}that sounds {so worrying/really worrying}.",
                "I'm {so /}sorry, that sounds really {hard/tough}.",
-               "past+now|health:{Oh no/Ouch/Oof}, that sounds painful."),
+               "past+now|health:{Oh no/Ouch/Oof}, that sounds painful.",
+               "person:{Topic} {be} {so /really /}lucky to have someone like you."),
         _lines(f"past|{_PEOPLE}:How {{be}} {{topic}} doing now?",
                f"past|{_PEOPLE}:{{Be}} {{topic}} feeling any better?",
                "future|health+person+pet:{How are you feeling/How do you feel} about {it/it all/all of it/everything}?",
@@ -748,7 +750,8 @@ _IN_THE_RUNNING = re.compile(r"\b(?:(?:might|may|could) be up for|in the running
 _SOON = re.compile(r"\b(?:this (?:weekend|week|month|year|summer|fall|winter|spring)|tonight)\b", re.IGNORECASE)
 _WHEN_GIVEN = re.compile(r"\b(?:tomorrow|today|tonight|next \w+|this (?:week|weekend|month|year|morning|afternoon|"
                          r"evening|summer|fall|winter|spring)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|in "
-                         r"(?:a|an|two|three|four|\d+) (?:days?|weeks?|months?|hours?))\b", re.IGNORECASE)
+                         r"(?:a|an|two|three|four|\d+|a few|a couple(?: of)?) (?:days?|weeks?|months?|hours?))\b",
+                         re.IGNORECASE)
 _ASKS_HOW_THEY_ARE = re.compile(r"doing now\?$|feeling any better\?$")
 _ASKS_PLANS = re.compile(r"^What (?:are your plans|do you have planned)\?")
 # What the speaker did about it, told: "I asked to get moved to the bar", "I immediately raised an alarm"
@@ -789,6 +792,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"blast|best|worst|perfect|disaster|went well|went badly|so happy|so glad|loved it|nailed|aced|"
                 r"happy|overjoyed|thrilled|a drag|boring|hoped for|won|disappoint\w*|success\w*|"
                 r"glad I did|(?:huge|big|great) help|"
+                # "I went through it like nothing"
+                r"like nothing|(?:a )?breeze|breezed|with ease|easily|no problem|"
                 r"(?:killed|crushed|blew) it|bombed)\b|"
                 # a grade told: "I only scraped a 68 on it"
                 r"\b(?:scored|scraped|got|made) (?:an? )?(?:\d+%?|(?-i:[A-F])[+-]?)(?![\w%])", re.IGNORECASE)),
@@ -804,6 +809,9 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"lately|these days|"
                 r"first (?:time|experience)|sometimes|often|usually|when (?:people|workers|they|someone|drivers)|"
                 r"I get (?:so |really )?\w+ when)\b", re.IGNORECASE)),
+    (re.compile(r"^(?:How bad was|Was there much) (?:the )?damage"),
+     re.compile(r"\b(?:totall?ed|wrecked|destroyed|burn(?:ed|t) down|(?:no|minor|little|some) damage|scratch\w*|dents?|"
+                r"dented)\b", re.IGNORECASE)),
     (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
                                              r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
@@ -1133,8 +1141,8 @@ _RIFT = re.compile(rf"{_HARMED.pattern}|\b(?:argu\w*|fights?|fought|(?:mad|angry
                    r"forgot|ignor\w*|rude|mean to|let (?:me|us) down|f[ae]ll(?:ing)? out|not (?:talking|speaking)|"
                    r"cancel\w*|disappointed in|blam\w*)\b", re.IGNORECASE)
 # What "Was your mom okay?" asks after
-_DANGER = re.compile(r"\b(?:hurt|injur\w*|(?<!by )accident|crash\w*|fell|fall|sick|ill|hospital|fire|storm|attack\w*|"
-                     r"bit|"
+_DANGER = re.compile(r"\b(?:hurt|injur\w*|(?<!by )accident|crash\w*|totall?ed|wreck\w*|off the road|fell|fall|sick|ill|"
+                     r"hospital|fire|storm|attack\w*|bit|"
                      r"bitten|lost|missing|emergency|scare[ds]?|scary|danger\w*|shot|robbed|stranded|flood\w*)\b",
                      re.IGNORECASE)
 # Someone who could be rude: not the rain ("Wow, that's so rude." to a cookout rained out)
@@ -1147,7 +1155,7 @@ _WRONGDOER = re.compile(rf"{_SOMEONE.pattern}|\b(?:{_PERSON_WORDS}|company|bank|
                         r"some one)\b",
                         re.IGNORECASE)
 # Fear told beside an outcome that came right: "I did get it! ... I was so nervous."
-_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|nervous|nerves|daunting|intimidat(?:ing|ed)|"
+_FEARED = re.compile(r"\b(?:scared|scary|afraid|worried|anxious|anxiety|nervous|nerves|daunting|intimidat(?:ing|ed)|"
                      r"nerve-?(?:w?rack|wreck)\w*|terrif\w+|"
                      r"frighten\w*|stress(?:ed|ful)?|unsure|hesitant|doubts?|not sure (?:if|whether|I\b)|"
                      r"(?:don't|do not|didn't) know what (?:I'll|I will|I'm going to|I am going to|to) do|"
@@ -1225,6 +1233,13 @@ _SPOKE_UP = re.compile(r"\b(?:(?:didn't|did not) hold back|told (?:him|her|them|
                        r"(?:gave|give) (?:him|her|them|the \w+) a piece of my mind|spoke up|stood up (?:for|to)|"
                        r"confronted|complained to|called (?:the )?(?:manager|company|customer service|corporate)|"
                        r"(?:I|we) (?:\w+ )?reported (?:it|him|her|them))\b", re.IGNORECASE)
+# The speaker's care of one who is ill: "I brought her soup everyday and tended to her every need."
+_GAVE_CARE = re.compile(r"\b(?:brought|made|cooked|bring|make) (?:him|her|them) (?:\w+ )?(?:soup|food|meals?|"
+                        r"dinner|tea|medicine)|\b(?:took|take|taking|takes) care of (?:him|her|them|my)|"
+                        r"\btend(?:ed|ing)? to (?:him|her|them|his|her|their)|\b(?:looked|look|looking) after|"
+                        r"\bnurs(?:ed|ing) (?:him|her|them)|\bby (?:his|her|their) side|"
+                        r"\bcar(?:ed|ing|e) for (?:him|her|them|my)", re.IGNORECASE)
+_SAYS_LUCKY = re.compile(r"lucky to have someone like you")
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
@@ -1235,7 +1250,20 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (re.compile(r"^Have you talked to \{topic\}"),
                   re.compile(r"\b(?:keeps?|always|every (?:day|morning|night|time|week)|constantly|all the time|"
                              r"start(?:s)? at|won't stop|never)\b", re.IGNORECASE)),
+                 # and of one at odds with the speaker: not of a two-year-old who woke up covered in spots
+                 (re.compile(r"^Have you talked to \{topic\}"),
+                  re.compile(rf"{_RIFT.pattern}|\b(?:hate|can't stand|annoy\w*|bother\w*|nois\w+|loud)\b",
+                             re.IGNORECASE)),
                  (re.compile(r"speaking up|standing up for yourself"), _SPOKE_UP),
+                 (_SAYS_LUCKY, _GAVE_CARE),
+                 # news to break: "I am upset I have to tell my daughter her pet died."
+                 (re.compile(r"hard (?:conversation|thing to have to tell)"),
+                  re.compile(r"\b(?:have|had|need|needed|going) to (?:tell|break (?:it|the news) to)\b",
+                             re.IGNORECASE)),
+                 # not of a package that came: "I'm happy my package just arrived"
+                 (re.compile(r"^Where did you find it"),
+                  re.compile(r"\b(?:found|bought|buy|got|picked up|purchased|shopping|store|shop|thrift|sale|market|"
+                             r"online)\b", re.IGNORECASE)),
                  # a mishap played off before others: not seats soaked by rain left in the car
                  (re.compile(r"play it off|laugh it off|anyone notice"),
                   re.compile(r"\b(?:in front of|everyone|everybody|people|crowd|audience|someone|somebody|strangers?|"
@@ -1575,12 +1603,17 @@ _STORY_PROMISED = re.compile(r"\b(?:an?|the) (?:\w+ )?(?:scary|strange|weird|cra
                              r"strangest|coolest|greatest|nicest) (?:experience|thing|incident|encounter)"
                              r"(?: (?:just )?happen\w*(?: to me)?)?"
                              r"(?: (?:at|in) (?:work|school|home|the (?:\w+ )?\w+))?" + _LATELY +
-                             r"|\b(?:the )?(?:best|worst|craziest|weirdest) day (?:ever|of my life)\W*$",
+                             # said alone, not at the end of the story it sums up ("when my grandson was born last
+                             # week. Best day ever.")
+                             r"|^(?:[\w']+,? ){0,4}?(?:the )?(?:best|worst|craziest|weirdest) day (?:ever|of my life)"
+                             r"\W*$",
                              re.IGNORECASE)
 # A mishap named at a turn's end but not yet told: "However all did not go to plan...", "it was a hard day when
 # this incident occured."
 _MISHAP_UNTOLD = re.compile(r"\b(?:did not|didn't|did n't) go (?:according to|as|to) plan(?:ned)?\W*$|"
-                            r"\b(?:this|an|the) incident (?:occu?rr?ed|happened)\W*$", re.IGNORECASE)
+                            r"\b(?:this|an|the) incident (?:occu?rr?ed|happened)\W*$|"
+                            # "I am so upset about what happened yesterday."
+                            r"\babout what happened" + _LATELY, re.IGNORECASE)
 # News announced but not yet told: "My husband just told me the best news ever!"; not news still to come: "I was
 # scared to get the news."
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
@@ -1631,8 +1664,11 @@ def _usable(line: Line, topic: Topic | None, time: str, feeling: str | None = No
     if "{topic}" in line.text.lower() or line.kinds is not None:
         if topic is not None and topic.plural and ("{topic}'s" in line.text or "you two" in line.text):
             return False
-        if topic is not None and re.search(r"you two|miss most", line.text) and not topic.phrase.startswith("your"):
-            return False    # "her dad died of cancer": not "Were you two close?" nor "What do you miss most about him?"
+        if (topic is not None and re.search(r"you two|miss most|did you have", line.text)
+                and not topic.phrase.startswith("your")):
+            # "her dad died of cancer": not "Were you two close?" nor "What do you miss most about him?"; "I have to
+            # tell my daughter her pet died": not "How long did you have her?"
+            return False
         if topic is not None and "miss most" in line.text and "'s " in topic.phrase:
             return False    # nor about "your girlfriend's aunt", whom the speaker may hardly have known
         if topic is not None and topic.noun in _NO_WORDS_YET and " say?" in line.text:
@@ -1678,6 +1714,15 @@ def _already_asked(question: str, history: tuple[Utterance, ...]) -> bool:
 _DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
                              r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:I|we)(?:'m| am|'re| are) \w+ing\b",
                              re.IGNORECASE)
+# Happenings that may have hurt the speaker or their home
+_HARMS_BODY = frozenset({"crash", "break_in", "fire", "storm", "fell", "injury", "close_call"})
+# Eagerness, said only where no nerves are told
+_SAYS_EAGER = re.compile(r"excited|looking forward|look forward|everything you want")
+# A habit the speaker keeps now: "Every night before bed, we read the Bible to our son."
+_HABIT_NOW = re.compile(r"\b(?:every|each) (?:night|day|morning|evening|week|weekend|(?:mon|tues|wednes|thurs|fri|"
+                        r"satur|sun)day)\b|"
+                        r"\b(?:I|we) (?:always|usually|often) (?!\w+ed\b|had\b|was\b|were\b|did\b|went\b)\w+",
+                        re.IGNORECASE)
 # A story from long ago: "How is the new job going?" is not asked of it.
 _LONG_AGO = re.compile(r"\b(?:years? (?:ago|back)|when I was (?:a |younger|little|young|in|\d+)|"
                        r"(?:by|at) (?:the )?age (?:of )?\d+|as a (?:kid|child|teen)|"
@@ -1801,7 +1846,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     heard = _heard_side(history)
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
     if len(speaker) == 2 and answered and any(told.search(speaker[0]) for told in (_TEASER, _NEWS_UNTOLD,
-                                                                                  _STORY_PROMISED)):
+                                                                                  _STORY_PROMISED, _MISHAP_UNTOLD)):
         # the story a teaser promised, told when asked for: heard as a first story, not as an answer ("My 4 year-old
         # just dropped his pants and started peeing in the grass!" is not met with "Ah, gotcha. That's understandable.")
         opening, answered = True, False
@@ -1860,6 +1905,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
           and _OVERCOME.search(story)):
         # a hardship told as one the speaker is through: met with relief, not "How are you managing right now?"
         stance = "relief"
+    elif (stance == "validate" and not opening and _LIGHTLY.search(latest) and not _HARMED.search(story)
+          and not _WRONGDOER.search(story) and not re.search(r"\b(?:him|her|them)\b", story, re.IGNORECASE)):
+        # a slip of one's own, told with a laugh, angers no one: "nope lol i just stayed up late" after "i was upset i
+        # woke up so late today" is not "You have every right to be angry."
+        stance = "ease"
     elif stance == "ease_guilt" and _LIGHTLY.search(latest):
         # guilt told with a laugh is eased as a slip: "I was ashamed I talk a lot of smack to everyone lol" is not "Is
         # it still on your mind?"
@@ -1886,6 +1936,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nostalgia needs a past to look back on: "Like right now I play The Secret World and it has mystery boxes" is
         # met with interest, not with "Memories like that stay with you."
         stance = "interest"
+    if (stance == "reminisce" and _HABIT_NOW.search(latest) and not _LOOKS_BACK.search(story)
+            and not _LONG_AGO.search(story) and not _RECALLED.search(story)):
+        # a habit kept now is enjoyed, not remembered: "Every night before bed, we read the Bible to our son. I love
+        # when he relates what he learned to real life." is not met with "That must bring back a lot of memories."
+        stance, time = "savor" if latest_news == (False, True) else "interest", "now"
     if stance == "look_forward" and time == "now" and latest_news != (False, True):
         # hope with nothing ahead to hope for ("I always psych myself up before an interview"): interest; a sadness
         # with nothing ahead is weighed, not met with "How exciting!" ("I feel so sad to see the world in the state
@@ -2107,6 +2162,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
     told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
     specific = tuple(line for _, questions in told for line in questions)
+    # not of a slip whose embarrassment is the story: "i fell down the stairs and my pants fell"
+    harmed_body = stance not in ("ease", "ease_guilt") and any(event.name in _HARMS_BODY for event in
+                                                               told_events(latest, _SIDE.get(stance)))
     # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
     told_feeling = feeling is not None or _FEELING_WORD.search(story) is not None
     if stance == "surprise" and not opening:
@@ -2161,7 +2219,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         if answered:
             return pick(fresh(frames.comments), False, named) or pick(fresh(frames.comments, True), False, named)
         # a question about what happened, most of the time: it follows from this story and no other
-        about_it = pick(fresh(specific), True, named) if specific and rng.random() < 0.8 else None
+        # always after a harm to body or home: "Are you okay?" is what a listener asks first
+        about_it = (pick(fresh(specific), True, named) if specific and (rng.random() < 0.8 or harmed_body)
+                    else None)
         return (about_it or pick(fresh(frames.questions), True, named) or pick(fresh(frames.comments), False, named)
                 or pick(fresh(frames.comments, True), False, named))
 
@@ -2203,6 +2263,17 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # asked "What did she say?" nor "Did it brighten your day?"
         frames = replace(frames, questions=tuple(line for line in frames.questions
                                                  if not re.search(r" say\?| your day\?", line.text)))
+    if stance == "illness" and topic is not None and topic.kind == "person" and _GAVE_CARE.search(story):
+        # the speaker's own care is seen: "Your wife is lucky to have someone like you.", not "I hope your wife is
+        # okay." again
+        reactions = tuple(line for line in reactions if _SAYS_LUCKY.search(line.text)) or reactions
+    if stance == "look_forward" and _FEARED.search(story):
+        # hope after nerves is no excitement: "i hope so" after "it fills mee with anxiety" is not asked
+        # "What are you most excited about?", nor told "I hope it's everything you want.", but reassured
+        frames = replace(frames, questions=tuple(line for line in frames.questions
+                                                 if not _SAYS_EAGER.search(line.text)),
+                         comments=tuple(line for line in frames.comments if not _SAYS_EAGER.search(line.text))
+                         + FRAMES["reassure"].comments)
     if stance == "look_forward" and _HOPING.search(latest):
         # "I hope I can find a buyer" is wished luck, not met with "How exciting!"
         reactions = tuple(line for line in reactions if _WISHES_LUCK.search(line.text)

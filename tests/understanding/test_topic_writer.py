@@ -2622,3 +2622,83 @@ def test_a_happenings_question_is_not_asked_once_the_turn_has_told_it():
             ("annoyed", ("I was stuck in traffic for an hour yesterday and was late for work.",), "in time")):
         for answer in _replies(fine, *turns, seeds=16):
             assert asked not in answer, answer
+
+
+def test_readings_from_the_tuning_rating_of_seed_305():
+    """Read off a blind rating of tuning turns (seed 305, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Oh, that must bring back a lot of memories. What made it so special?" to a habit kept now
+    for answer in _replies("sentimental", "Every night before bed, we read the Bible to our son. I love when he "
+                                          "relates what he learned to real life."):
+        assert not re.search(r"memor|go back|remember|think back|made it so", answer), answer
+    # "Wow. How did that go?" to a dog given away
+    for answer in _replies("guilty", "I gave my dog away to a family today. I did not have time for him since work and "
+                                     "school take alot of it up."):
+        assert re.search(r"hard|best|happy there|sorry", answer) and "How did" not in answer, answer
+    # "When is the new game?" after "in a few weeks"; "How did that go for you?" after "like nothing"
+    for question, turn in (("When is the new game?", "So that new game that I've been looking forward to is coming out "
+                                                     "in a few weeks!"),
+                           ("How did that go for you?", "I had a quiz yesterday and I went through it like nothing.")):
+        assert _already_asked(question, said(turn).history), turn
+    # "Wow, that's so exciting! Where did you find it?" of a package that came
+    for answer in _replies("grateful", "I'm happy my package just arrived", "oh thats nice", "im glad it came earlier"):
+        assert "find it" not in answer, answer
+    # "I'm so sorry about her pet. How long did you have her?": the pet was the daughter's
+    for answer in _replies("sad", "I am upset I have to tell my daughter her pet died."):
+        assert "did you have" not in answer, answer
+    # "Fingers crossed! What are you most excited about?" after anxiety
+    for answer in _replies("hopeful", "the future is so uncertain and yet so certain i am so not ready for what's "
+                                      "about to come it fills mee with anxiety and depression just thinking about it",
+                           "Everything is going to be okay. Try to relax.", "i hope so"):
+        assert not re.search(r"excited|looking forward", answer), answer
+    # "Oh no, I hope your wife is okay. Is she feeling any better?" again, to the speaker's care of her
+    for answer in _replies("caring", "My wife was sick all last week, so I had to stick by her side.",
+                           "what did she get sick off , im sorry to hear that your a great to your wife",
+                           "She caught a very bad cold. I brought her soup everyday and tended to her every need."):
+        assert answer.startswith("Your wife is") and "lucky to have someone like you" in answer, answer
+    # "Argh, that's really frustrating! You have every right to be angry." to a late night laughed off
+    for answer in _replies("angry", "i was upset i woke up so late today", "I did too. Did you go out last night?",
+                           "nope lol i just stayed up late"):
+        assert not re.search(r"angry|frustrat|every right|annoy|furious|not okay", answer), answer
+    # "Ooh, do tell! So what happened?" to a birth told, summed up as "Best day ever."
+    for answer in _replies("joyful", "I was there when my grandson was born last week. Best day ever."):
+        assert not re.search(r"do tell|curious|[Ww]hat happened", answer), answer
+
+
+def test_harms_and_happenings_found_in_the_tuning_replies_of_session_34():
+    """Read off the tuning replies (seed 252) beside the rating of seed 305: homesickness met with "Aw, that's so
+    nice!", a crash told after "What happened?" met with comment alone; each turn got those on the code before."""
+    for fine, turns, asked in (
+            ("nostalgic", ("When i moved to dallas I felt I would have the time of my life after living in a small "
+                           "town, but after a couple of weeks i got homesick.",), r"home|easier"),
+            # the story a teaser promised, told when asked for, is asked about: not only "I'm sorry you're going
+            # through that."
+            ("devastated", ("I am so upset about what happened yesterday.", "What happened to you?",
+                            "I accidentally can off the road avoiding a deer and totaled my new car."),
+             r"hurt\?|okay\?")):
+        answers = _replies(fine, *turns)
+        assert sum(bool(re.search(asked, answer)) for answer in answers) >= 4, answers
+        assert not any(CHEER.search(answer) for answer in answers), answers
+    # a harm to body or home is always asked after
+    for answer in _replies("devastated", "my car had a small accident recently"):
+        assert re.search(r"hurt\?|okay\?|damage\?", answer), answer
+    # "How bad was the damage?" is not asked of a car totaled
+    assert _already_asked("How bad was the damage?", said("I totaled my new car on the way to work.").history)
+
+
+def test_readings_from_the_blind_ab_of_seed_2594():
+    """Both raters of a blind A/B of this session's changes on tuning turns (seed 2594) preferred the older reply in
+    two turns; each got the faulted reply on the code before this test."""
+    # "Have you talked to your daughter about it?" of a two-year-old who woke up covered in spots
+    for answer in _replies("sad", "Well i had spent the good part of a week organising the best weekend away with my "
+                                  "hubby for our 10th wedding anniversary. However all did not go to plan...",
+                           "Oh no, what happened? Hopefully the whole weekend didn't get ruined!",
+                           "Well unfortunately the day before we were due to go my little 2 year old daughter woke up "
+                           "covered in spots. She had a roaring temperature. We realised she had chickenpox. Sure kids "
+                           "always come first dont they?!"):
+        assert "talked to" not in answer, answer
+    # nerves told earlier are reassured, but the study told now is still seen: not only "You've got this."
+    answers = _replies("confident", "im worried about an upcoming test",
+                       "What is the test on? Have you prepared for it? I bet you will do better than you think!",
+                       "yes i have studied quite a bit, thank you!")
+    assert any(re.search(r"worked hard|put in the work|ready for it|all set", answer) for answer in answers), answers
