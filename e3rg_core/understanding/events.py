@@ -78,7 +78,10 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Aw/Oh no}, that must sting.", "I'm sorry, that's a tough blow.")),
     _event("lost_item", "bad", r"(?:lost|misplaced|can't find|couldn't find|left) (?:my|our|the|his|her) (?:\w+ )?"
            r"(?:wallet|keys?|phone|purse|ring|bag|glasses|passport|license|card|money)|lost (?:\$\d+|\d+ dollars|"
-           r"some money|all (?:my|our) money)",
+           r"some money|all (?:my|our) money)|"
+           # "My phone went missing."
+           r"(?:my|our) (?:\w+ )?(?:wallet|keys?|phone|purse|ring|bag|glasses|passport) (?:went|was|has gone|is) "
+           r"missing",
            "past|Did you ever find it?", "past|Did anyone turn it in?",
            reactions=("{Ugh/Oh no}, losing things is the worst.", "{Ugh/Oh no}, I hate that sinking feeling.")),
     _event("line", "bad", r"cut (?:in front of|in line|ahead)|skipped (?:the|me in) line",
@@ -190,6 +193,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Aw/Oh}, being away from home is {so hard/really hard}.",
                       "{Aw, /Oh, /}homesickness is {the worst/so hard}.")),
     _event("lonely", "bad", r"lonely|all alone|home alone|no friends|no one to talk to|empty house|"
+           r"(?:house|home|apartment) is (?:way |so |just )?(?:too|to) quiet|"
            r"(?:don't|do not) know (?:anyone|anybody)|"
            r"(?:haven't|have not|not) (?:met|made) (?:any |many )?friends|(?:so|too|way too) quiet around here|"
            r"alone in (?:the|my|an|this) (?:\w+ )?(?:house|apartment)|"
@@ -266,7 +270,7 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ooh/Wow}, lucky find!",)),
     _event("reunion", "good", r"ran into (?:an? |my |our )?(?:old )?(?:friend|classmate|schoolmate|coworker|teacher|ex|"
            r"neighbou?r)\w*|reconnect\w*|old friends?",
-           "How have they been?", "Are you going to stay in touch?", "past|What did you two talk about?",
+           "How have they been?", "past|Are you going to stay in touch?", "past|What did you two talk about?",
            reactions=("{Aw/Oh}, it's so nice to reconnect.",)),
     _event("results", "any", r"(?:test |blood |lab )?results|biopsy|waiting to hear|waiting for (?:the )?(?:call|news|"
            r"answer)",
@@ -343,7 +347,8 @@ EVENTS: tuple[Event, ...] = (
            reactions=("{Ooh/Oh}, that sounds like an amazing trip!", "self:{Ooh/Oh}, lucky you!")),
     _event("injury", "bad", r"(?:broke|broken|sprain\w*|twisted|fractured) (?:my|his|her|their|a) (?:\w+ )?(?:arm|leg|"
            r"ankle|wrist|foot|toe|finger|nose|hand|back)|stitches|(?:cut|burn\w*) my (?:finger|hand|arm|leg)|"
-           r"(?:cut|burned) myself|(?:hit|stubbed|banged|jammed|smashed) my (?:toe|head|knee|finger|elbow|shin|foot)",
+           r"(?:cut|burned) myself|(?:hit|stubbed|banged|jammed|smashed) my (?:toe|head|knee|finger|elbow|shin|foot)|"
+           r"(?:hurt|injured|pulled|threw out) my (?:back|neck|knee|shoulder|ankle|wrist|hip)",
            "recent|How is it healing?", "past|self:Did you have to go to the doctor?",
            reactions=("Ouch, that sounds so painful.", "{Ouch/Oh no}, I'm sorry!")),
     _event("promotion", "good",
@@ -415,7 +420,9 @@ EVENTS: tuple[Event, ...] = (
     _event("lazy", "bad",
            r"(?:he|she|they|who|one)(?: is| are| was| were|'s|'re)? (?:so |too |really |very )?lazy|"
            r"slack\w* off|pull (?:their|his|her) (?:own )?weight|"
-           r"(?:do|doing|does) (?:all )?(?:the |extra |their |his |her )work",
+           r"(?:do|doing|does) (?:all )?(?:the |extra |their |his |her )work|"
+           # "I don't understand why people come to work to just not do their jobs"
+           r"(?:not|n't) do(?:ing)? (?:their|his|her) (?:own )?jobs?",
            "Have you {talked/spoken} to them about it?", "Does your boss know?",
            reactions=("{Ugh/Oh man}, carrying someone else's load is exhausting.",)),
     _event("legal", "bad",
@@ -446,6 +453,15 @@ EVENTS: tuple[Event, ...] = (
     _event("panic", "bad", r"panic attacks?|anxiety attacks?|panick(?:ed|ing)",
            "past|self:Are you feeling better now?", "self:Does that happen to you often?",
            reactions=("{Oh no/Aw}, panic attacks are so scary.",)),
+    # a pet peeve: "I don't like it when people talk with their mouth full of food"
+    _event("peeve", "bad", r"(?:hate|don't like|do not like|can't stand|cannot stand) (?:it )?when (?:people|someone|"
+           r"others|somebody|drivers|customers|guys|kids)",
+           "Is there someone {around you/in your life} who does that?",
+           reactions=("{Ugh, /Oh, /}that's such a pet peeve!",), is_news=False),
+    # "I let my siblings talk me into getting on one" (a roller coaster), "had my eyes closed most of the ride"
+    _event("ride", "any", r"roller ?coasters?|(?:the|that|this) ride",
+           "past|Would you {ride it/go on it/do it} again?",
+           reactions=("{Yikes/Oh wow}, roller coasters are {so intense/not for everyone}!",)),
     _event("heights", "bad", r"(?:afraid|scared|terrified|fear(?:ful)?) of heights",
            "Have you always been afraid of heights?",
            reactions=("{Oh/Aw}, heights can be so scary.",)),

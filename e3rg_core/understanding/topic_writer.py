@@ -335,9 +335,10 @@ FRAMES: dict[str, Frames] = {
                f"{_PEOPLE}:{{Oh no/Oh}}, that's such a hard {{conversation to have/thing to have to tell someone}}."),
         _lines("person:Were you two close?", "pet:How long did you have {topic}?",
                f"{_PEOPLE}:What do you miss most about {{topic}}?",
-               _HOLDING_UP,
-               "How are you coping{ with it all/ with all of it/}?",
-               "Do you have {people/family or friends} {around you/with you} right now?"),
+               # not of a loss long ago: "I had to put my cat down a few years ago"
+               f"recent+now+future|{_HOLDING_UP}",
+               "recent+now+future|How are you coping{ with it all/ with all of it/}?",
+               "recent+now+future|Do you have {people/family or friends} {around you/with you} right now?"),
         _lines("Losing someone you love is {so hard/never easy}.", "Grief takes the time it takes.",
                "Be {gentle with/kind to} yourself right now.",
                f"{_PEOPLE}:It sounds like {{topic}} meant a lot to you.")),
@@ -809,6 +810,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                 r"lately|these days|"
                 r"first (?:time|experience)|sometimes|often|usually|when (?:people|workers|they|someone|drivers)|"
                 r"I get (?:so |really )?\w+ when)\b", re.IGNORECASE)),
+    # a thing lost, once found: "it was the person who found it saying "I have your phone.""
+    (re.compile(r"^Did (?:you ever find it|anyone turn it in)"),
+     re.compile(r"\bfound (?:it|them|my|our)\b|\bwho found\b|\bgot (?:it|them) back\b|\bturned (?:it |them )?in\b",
+                re.IGNORECASE)),
     (re.compile(r"^(?:How bad was|Was there much) (?:the )?damage"),
      re.compile(r"\b(?:totall?ed|wrecked|destroyed|burn(?:ed|t) down|(?:no|minor|little|some) damage|scratch\w*|dents?|"
                 r"dented)\b", re.IGNORECASE)),
@@ -1400,9 +1405,23 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              r"work (?:online|from home|as|at)|stay at home)\b", re.IGNORECASE)))
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
+_WEATHER = re.compile(r"\b(?:rain\w*|weather|humid\w*|snow\w*)\b", re.IGNORECASE)
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
+                  # the speaker does not prepare for another's trial: "he's got another interview on Thursday"
+                  (re.compile(r"How are you (?:preparing|getting ready)"),
+                   re.compile(r"\b(?:he|she|they)(?:'s| has| have|'ve)? (?:got|has|have) (?:an?|another|the|his|her|"
+                              r"their) (?:\w+ )?(?:interview|exam|test|audition|game|race|match|surgery)\b",
+                              re.IGNORECASE)),
+                  # rain or a pet peeve is not a hardship to be handled: "the rain today is frustrating", "I don't like
+                  # it when people talk with their mouth full of food"; nor is rain asked if it happened before
+                  (re.compile(r"How are you (?:dealing with|handling|coping)\b"),
+                   re.compile(rf"{_WEATHER.pattern}|\bwhen (?:people|someone|others|somebody)\b", re.IGNORECASE)),
+                  (re.compile(r"^Has (?:it|that) happened before"), _WEATHER),
+                  # a fright sought for fun is not condoled with: "Fun but scary I couldn't wait for it to end lol"
+                  (re.compile(r"sorry you went through"), re.compile(r"\broller ?coasters?\b|\bfun but scary\b",
+                                                                     re.IGNORECASE)),
                   # not asked who was hurt of a crash whose hurt is told: "My leg broke, but I knew I would walk again."
-                  (re.compile(r"^Was anyone hurt\?"),
+                  (re.compile(r"^(?:Was anyone hurt|How bad was the damage)\?"),
                    re.compile(r"\b(?:(?:my|his|her) (?:\w+ )?(?:broke|broken|fractured)|broke (?:my|his|her)|"
                               r"injur\w*|hospital\w*|stitches|concussion)\b", re.IGNORECASE)),
                   # a fall told for its embarrassment is not asked after as an injury: "I fell down the stairs in
@@ -1573,6 +1592,8 @@ _CAME_RIGHT = re.compile(r"\b(?:did get (?:it|in|the \w+)|got (?:it|in|the (?:jo
                          r"(?:went|turned out|worked out) (?:okay|ok|fine|well|great|alright)|turned out okay|"
                          r"(?:everything|everyone|it) (?:was|is|'s) (?:okay|ok|fine|alright|safe)|"
                          r"(?:nothing|no one|nobody) (?:bad )?(?:happened|was hurt|got hurt)|made it|"
+                         # "the other persons insurance ended up taking care of it all so we got a rental"
+                         r"(?:took|taking) care of (?:it|everything)(?: all)?|got (?:it |the \w+ )?fixed|"
                          # "I ended up enjoying the trip in the end!"
                          r"ended up (?:enjoying|loving|liking|having (?:a )?(?:great|good|fun|blast)|"
                          r"being (?:okay|ok|fine|great|alright))|"
@@ -1716,6 +1737,13 @@ _DOING_ON_A_DAY = re.compile(r"\b(?:am|'m|are|'re) \w+ing\b[^.!?]*?\b(?:mon|tues
                              re.IGNORECASE)
 # Happenings that may have hurt the speaker or their home
 _HARMS_BODY = frozenset({"crash", "break_in", "fire", "storm", "fell", "injury", "close_call"})
+# Still ahead, or only hoped: "Just ten more classes to go until I finish.", "i hope france win the world cup"
+_STILL_TO_GO = re.compile(r"\b(?:classes|courses|semesters|credits|exams) (?:to go|left)\b|"
+                          r"\buntil I (?:finish|graduate|am done|'m done)\b", re.IGNORECASE)
+_HOPE_OPENS = re.compile(r"\s*(?:I|we) (?:really |just |so )?hope\b", re.IGNORECASE)
+# The speaker's own feat, told as done
+_OWN_FEAT = re.compile(r"\bI (?:just |finally |actually )?(?:aced|nailed|passed|finished|completed|graduated)\b",
+                       re.IGNORECASE)
 # Eagerness, said only where no nerves are told
 _SAYS_EAGER = re.compile(r"excited|looking forward|look forward|everything you want")
 # A habit the speaker keeps now: "Every night before bed, we read the Bible to our son."
@@ -1910,6 +1938,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # a slip of one's own, told with a laugh, angers no one: "nope lol i just stayed up late" after "i was upset i
         # woke up so late today" is not "You have every right to be angry."
         stance = "ease"
+    elif (stance in ("ease", "ease_guilt") and not opening and not _EMBARRASSED.search(latest)
+          and any(event.name == "injury" for event in told_events(story, "bad"))):
+        # a hurt that goes on, told after the embarrassment it caused: "I woke up at it was tight then it just kept
+        # getting worse as day went on. Its been a week now." after a back hurt is no "happens to the best of us"
+        stance = "illness"
     elif stance == "ease_guilt" and _LIGHTLY.search(latest):
         # guilt told with a laugh is eased as a slip: "I was ashamed I talk a lot of smack to everyone lol" is not "Is
         # it still on your mind?"
@@ -1968,6 +2001,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "look_forward" and time == "now" and latest_news == (False, True) and not awaiting:
         # good news already here: "One of my art pieces has been chosen to be put in an exhibition!"
         stance = "celebrate"
+    if stance == "celebrate" and (_STILL_TO_GO.search(latest) or _HOPE_OPENS.match(latest)):
+        # not yet won: "Just ten more classes to go until I finish.", "i hope france win the world cup"
+        stance, time = "look_forward", "future"
+    elif stance == "look_forward" and _OWN_FEAT.search(latest):
+        # a feat done, whatever is still hoped of it: "I aced all my classes this semester, so Im hoping and thinking
+        # my GPA will be a 4.0" is cheered, not wished luck
+        stance, time = "celebrate", "past"
     if stance == "surprise" and opening and len(latest.split()) <= 3 and not any(latest_news):
         # "Am surprised": the surprise is still to be told
         stance = "teaser"

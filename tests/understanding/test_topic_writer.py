@@ -2702,3 +2702,61 @@ def test_readings_from_the_blind_ab_of_seed_2594():
                        "What is the test on? Have you prepared for it? I bet you will do better than you think!",
                        "yes i have studied quite a bit, thank you!")
     assert any(re.search(r"worked hard|put in the work|ready for it|all set", answer) for answer in answers), answers
+
+
+def test_readings_from_the_tuning_rating_of_seed_306():
+    """Read off a blind rating of tuning turns (seed 306, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Oh no, I'm so sorry about your cat. How are you coping?" to a loss years ago
+    for answer in _replies("sad", "I had to put my cat down a few years ago, she was old and in kidney failure."):
+        assert not re.search(r"coping|holding up|right now", answer), answer
+    # "Wow, how infuriating. How are you handling it?" to a pet peeve, and "How are you handling it all?" to rain (nor,
+    # as a blind A/B of seed 2595 found, "Has that happened before?" of rain)
+    for turns in (("I don't like it when people talk with their mouth full of food",),
+                  ("the rain today is frustrating", "We have been getting a lot of rain as well. I have to mow my lawn "
+                   "so much.", "im not a fan of it at all")):
+        for answer in _replies("annoyed", *turns):
+            assert not re.search(r"handling|dealing with|coping|happened before", answer), answer
+    # "Congrats! All that hard work paid off. How are you celebrating?" with ten classes to go
+    for answer in _replies("joyful", "I am studying Computer Science.", "Oh wonderful! One of the best fields to be in "
+                           "right now", "I love it. Just ten more classes to go until I finish."):
+        assert not re.search(r"[Cc]ongrat|celebrat|paid off", answer), answer
+    # "Yikes, accidents are so scary. How bad was the damage?" to a fear of hospitals after a cousin's injuries
+    for answer in _replies("afraid", "i am afraid of hospitals since my cousing was admitted due to injuries in a road "
+                                     "accident. I saw alot of blood and sick people and the thought of going there "
+                                     "scares me."):
+        assert "damage" not in answer, answer
+    # "I hear you, you were so scared. What's weighing on you most?", "I'm so sorry you went through that." once the
+    # insurance took care of it all
+    for answer in _replies("anxious", "Last year my wife got into an accident and we only had one car and I was so "
+                                      "worried we wouldn't have a car to get to work",
+                           "Did you make special arrangements so things went smoothly with one car?",
+                           "We didn't have many options but the other persons insurance ended up taking care of it all "
+                           "so we got a rental and the car got fixed but i was so scared ."):
+        assert re.search(r"relie[fv]|glad|[Pp]hew|weight off", answer), answer
+    # "Hey, that happens to the best of us, honestly. Everyone has moments like that." to a week of back pain
+    for answer in _replies("embarrassed", "I hurt my back and can't mow the grass so it's getting long and everyone "
+                                          "elses lawn look so nice. It's embarrassing.", "How did you hurt your back?",
+                           "I really don't know. I woke up at it was tight then it just kept getting worse as day went "
+                           "on. Its been a week now."):
+        assert not re.search(r"best of us|moments like that|been there|happens to", answer), answer
+    # "Lots of luck, you'll do great! What are you most excited about?" to classes already aced
+    for answer in _replies("hopeful", "I aced all my classes this semester, so Im hoping and thinking my GPA will be a "
+                                      "4.0"):
+        assert "luck" not in answer, answer
+        assert re.search(r"[Cc]ongrat|proud|achievement|amazing|well done|[Gg]ood for you|[Ww]ay to go|celebrat",
+                         answer), answer
+    # "How exciting! How are you getting ready for it?" of a husband's interview
+    for answer in _replies("hopeful", "My husband has been having a hard time finding a job recently.",
+                           "It always takes time. Hang in there It will all work out.",
+                           "Well, he's got another interview on Thursday. I just know he will get that one!"):
+        assert not re.search(r"preparing|getting ready", answer), answer
+    # "Yay, that's so awesome! That must feel amazing." to a hope
+    for answer in _replies("hopeful", "i hope france win the world cup"):
+        assert not re.search(r"awesome|must feel|amazing", answer), answer
+    # "Wow, how exciting! Are you going to stay in touch?" before the evening has come
+    for answer in _replies("excited", "im stoked to go see some old friends tomorrow night"):
+        assert "stay in touch" not in answer, answer
+    # "Did anyone turn it in?" after "the person who found it"
+    assert _already_asked("Did anyone turn it in?", said('My phone went missing. I got a Facebook message "from '
+                                                         'myself," it was the person who found it.').history)
