@@ -453,6 +453,10 @@ EVENTS: tuple[Event, ...] = (
     _event("panic", "bad", r"panic attacks?|anxiety attacks?|panick(?:ed|ing)",
            "past|self:Are you feeling better now?", "self:Does that happen to you often?",
            reactions=("{Oh no/Aw}, panic attacks are so scary.",)),
+    # help needed: "I need someone to stay with my elderly mother for a few hours in my home."
+    _event("need_help", "any", r"I (?:really )?need (?:someone|somebody|a (?:babysitter|sitter|caregiver|nanny))",
+           "Is there {family or a friend/anyone nearby} who could help?",
+           reactions=("{Oh, /Oof, /}that's a lot to juggle.",), is_news=False),
     # a pet peeve: "I don't like it when people talk with their mouth full of food"
     _event("peeve", "bad", r"(?:hate|don't like|do not like|can't stand|cannot stand) (?:it )?when (?:people|someone|"
            r"others|somebody|drivers|customers|guys|kids)",

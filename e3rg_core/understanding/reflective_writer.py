@@ -549,7 +549,8 @@ _NOT_DEATH = re.compile(r"\b(?:could(?: have|'ve)|would(?: have|'ve)|almost|near
 _NEGATED = re.compile(r"\b(?:didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|isn'?t|aren'?t|not|no|never|couldn'?t|"
                       r"wouldn't|won't|shouldn't|hasn't|haven't|(?:can't|cant|cannot|can not)(?= (?:be|feel)\b))\s+"
                       # "not a very nice person", "not looking too good", "you can't be lonely with them"
-                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding|be|feel)\s+)"
+                      # "it wasn't as great as I thought"
+                      r"(?:(?:really|even|so|very|too|that|a|the|able to|get to|got to|looking|sounding|be|feel|as)\s+)"
                       # not "I couldn't be happier", "I can't be more proud"
                       r"{0,2}(?!make it\b)(?![\w']+ (?:so much|so many|such)\b)(?!(?<=\bbe )(?:more|\w+er)\b)([\w']+)",
                       re.IGNORECASE)

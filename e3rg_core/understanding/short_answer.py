@@ -50,7 +50,8 @@ _CHOSEN = r"car|truck|bike|motorcycle|van|phone|laptop|computer|tv|shoes|dress|r
 # In order: the first slot whose question matches is the one answered.
 SLOTS: tuple[Slot, ...] = (
     Slot("title", re.compile(rf"\b(?:what|which) (?:\w+ )?(?:{_TITLE})\b|\bwhat (?:are|were) you (?:reading|watching|"
-                             rf"playing|listening to)\b|\bwhat was the (?:{_TITLE})\?", re.IGNORECASE),
+                             rf"playing|listening to)\b|\bwhat was the (?:{_TITLE})\?|\bname of the (?:{_TITLE})\b",
+                             re.IGNORECASE),
          {"past": ("How did you like it?", "Did you enjoy it?", "Was it as good as you hoped?"),
           "now": ("How are you liking it?", "How do you like it so far?"),
           "future": ("That should be fun!", "Sounds like a good pick!")}, proper=True),

@@ -1403,9 +1403,9 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                              r"volunteering|studying|practi[cs]ing|teaching|coaching|trading|knitting|sewing|"
                              r"collecting|gardening|running|writing|painting|drawing|working (?:on|online|from|as|at)|"
                              r"work (?:online|from home|as|at)|stay at home)\b", re.IGNORECASE)))
+_WEATHER = re.compile(r"\b(?:rain\w*|weather|humid\w*|snow\w*)\b", re.IGNORECASE)
 # Lines never said of a story that tells what they would belittle or repeat: "so annoying" of a kicked dog, "That
 # must feel so good" to "I totally do feel great".
-_WEATHER = re.compile(r"\b(?:rain\w*|weather|humid\w*|snow\w*)\b", re.IGNORECASE)
 _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # the speaker does not prepare for another's trial: "he's got another interview on Thursday"
                   (re.compile(r"How are you (?:preparing|getting ready)"),
@@ -1417,6 +1417,9 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   (re.compile(r"How are you (?:dealing with|handling|coping)\b"),
                    re.compile(rf"{_WEATHER.pattern}|\bwhen (?:people|someone|others|somebody)\b", re.IGNORECASE)),
                   (re.compile(r"^Has (?:it|that) happened before"), _WEATHER),
+                  # not of what the speaker had once: "I had a couple rabbits once, interesting pets to take care of."
+                  (re.compile(r"(?:like|love) most about it\?"),
+                   re.compile(r"\b(?:I|we) (?:had|owned)\b[^.!?]*\bonce\b|\bused to (?:have|own)\b", re.IGNORECASE)),
                   # a fright sought for fun is not condoled with: "Fun but scary I couldn't wait for it to end lol"
                   (re.compile(r"sorry you went through"), re.compile(r"\broller ?coasters?\b|\bfun but scary\b",
                                                                      re.IGNORECASE)),
@@ -1744,6 +1747,11 @@ _HOPE_OPENS = re.compile(r"\s*(?:I|we) (?:really |just |so )?hope\b", re.IGNOREC
 # The speaker's own feat, told as done
 _OWN_FEAT = re.compile(r"\bI (?:just |finally |actually )?(?:aced|nailed|passed|finished|completed|graduated)\b",
                        re.IGNORECASE)
+# Sureness of how a trial will go: "I knew I would do well because I was prepared."
+_SURE = re.compile(r"\b(?:confident|sure|easy|relaxed|assured?|knew I (?:would|could))\b|\bstud(?:y|ied|ying)\b",
+                   re.IGNORECASE)
+# A good thing longed for: "I dream of the day I can enjoy Angel Soft or Charmin again."
+_LONGING = re.compile(r"\b(?:I (?:dream of|long for|miss)|I wish I could)\b[^.!?]*\bagain\b", re.IGNORECASE)
 # Eagerness, said only where no nerves are told
 _SAYS_EAGER = re.compile(r"excited|looking forward|look forward|everything you want")
 # A habit the speaker keeps now: "Every night before bed, we read the Bible to our son."
@@ -2061,6 +2069,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nothing glad told now, after a story of bad news only: "yea he is a smart kid I just think he has been
         # playing too much fortnite." after his first F is no "What wonderful news!"
         stance = "acknowledge"
+    if stance in ("celebrate", "look_forward", "savor", "interest", "acknowledge") and _LONGING.search(latest):
+        # a good thing longed for is one missed now: "I dream of the day I can enjoy Angel Soft or Charmin again." is
+        # no "Ooh, that's exciting!"
+        stance = "acknowledge_bad"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn
         bad, good = latest_news
@@ -2133,6 +2145,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # a first story that tells no news either way is heard with interest: not "I hear you." (an answer to a
             # view) and "What was going through your head?" to "I was going through some boxes in my attic today."
             stance = "acknowledge_story"
+    if (stance in ("interest", "acknowledge_good") and opening and not latest_news[1]
+            and not _READY.search(latest) and not _SURE.search(latest)
+            and (planned := find_topic(latest, stance)) and planned.noun in _NOUNS_FOR["dated"]
+            and planned.kind in ("work", "study") and planned.noun != "interview"):
+        # a trial told without news is asked about, not called nice: "I had a major work presentation to give"; one
+        # met ready or sure ("I was very well prepared for my law exam.") is still glad to hear
+        stance = "acknowledge_story"
     if stance in _SEES_BRIGHT_SIDE and (_AT_LEAST.search(latest) or not opening and (
             (resolved := _RESOLVED.search(latest)) and _undenied(latest, resolved))):
         # the speaker's own bright side, or a resolve after the worry: "I was super worried, but decided to think more

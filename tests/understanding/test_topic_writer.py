@@ -2760,3 +2760,32 @@ def test_readings_from_the_tuning_rating_of_seed_306():
     # "Did anyone turn it in?" after "the person who found it"
     assert _already_asked("Did anyone turn it in?", said('My phone went missing. I got a Facebook message "from '
                                                          'myself," it was the person who found it.').history)
+
+
+def test_readings_from_the_tuning_rating_of_seed_307():
+    """Read off a blind rating of tuning turns (seed 307, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Ooh, that's exciting! That must feel amazing." to a complaint that longs for the old toilet paper
+    for answer in _replies("disappointed", "Have you ever felt sandpaper on your bottom? Because that is what the new "
+                                           "recycled toilet paper my wife want's us to use feels like.",
+                           "Holy smokes! Let me guess, better for the environment?",
+                           "yes but in the end it's still paper and still going to the same place. I dream of the day "
+                           "I can enjoy Angel Soft or Charmin again."):
+        assert not CHEER.search(answer), answer
+    # "Ah, that's good. What do you love most about it?" to help needed
+    for answer in _replies("caring", "I need someone to stay with my elderly mother for a few hours in my home."):
+        assert "love most" not in answer and not answer.startswith("Ah, that's good"), answer
+    # "Aw, that's so nice! What do you love most about it?" of rabbits had once
+    for answer in _replies("content", "I had a couple rabbits once, interesting pets to take care of."):
+        assert "most about it" not in answer, answer
+    # "Aw, that's nice. How did it go?" to a presentation that tells no news
+    for answer in _replies("confident", "I had a major work presentation to give"):
+        assert not re.search(r"nice|great|lovely", answer), answer
+    # "Ah, that's great to hear." to a game that was not as great as hoped
+    for answer in _replies("disappointed", "I was waiting for a while for a video game to come out.  When it finally "
+                                           "did it wasn't as great as I thought it was going to be."):
+        assert not CHEER.search(answer), answer
+    # "Sounds like a lot of fun! That must have felt wonderful." to a show's name given when asked
+    for answer in _replies("impressed", "have you ever watched this show it was really quite good?",
+                           "What is the name of the show?", "It was called Hero's"):
+        assert answer.startswith("Oh, Hero's!") or answer.startswith("Ooh, Hero's!"), answer
