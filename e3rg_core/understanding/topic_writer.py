@@ -1245,6 +1245,7 @@ _GAVE_CARE = re.compile(r"\b(?:brought|made|cooked|bring|make) (?:him|her|them) 
                         r"\bnurs(?:ed|ing) (?:him|her|them)|\bby (?:his|her|their) side|"
                         r"\bcar(?:ed|ing|e) for (?:him|her|them|my)", re.IGNORECASE)
 _SAYS_LUCKY = re.compile(r"lucky to have someone like you")
+_SAYS_TALK_TO = re.compile(r"^Have you talked to \{topic\}")
 # Lines said only of a story that tells what they name: "That's such a letdown" of a letdown, not of feeling alone
 # or of a story merely sad; "It'll make a funny story one day" of a slip or a laugh, not of a betrayal; "How are
 # things with your dad now?" of a rift, not of a dad who visited.
@@ -1252,11 +1253,11 @@ _SAID_ONLY_OF = ((_SAYS_LETDOWN, _LETDOWN), (_SAYS_HARM, _HARMED), (_SAYS_FUNNY,
                  (_SAYS_MAKE_IT_RIGHT, _HARMED), (_SAYS_OKAY, _DANGER), (_SAYS_THINGS_WITH, _RIFT),
                  (re.compile(r"rude|consideration|just don't think"), _SOMEONE),
                  # a talk asked about only of a habit that goes on: not of a lunch stolen once
-                 (re.compile(r"^Have you talked to \{topic\}"),
+                 (_SAYS_TALK_TO,
                   re.compile(r"\b(?:keeps?|always|every (?:day|morning|night|time|week)|constantly|all the time|"
                              r"start(?:s)? at|won't stop|never)\b", re.IGNORECASE)),
                  # and of one at odds with the speaker: not of a two-year-old who woke up covered in spots
-                 (re.compile(r"^Have you talked to \{topic\}"),
+                 (_SAYS_TALK_TO,
                   re.compile(rf"{_RIFT.pattern}|\b(?:hate|can't stand|annoy\w*|bother\w*|nois\w+|loud)\b",
                              re.IGNORECASE)),
                  (re.compile(r"speaking up|standing up for yourself"), _SPOKE_UP),
@@ -2219,11 +2220,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     # a feeling had now is said back as one: "I can see why you'd feel stressed.", not "No wonder you felt stressed!"
     feeling, felt = named_feeling(latest, now=True), named_feeling(latest) is not None
     # what happened, told in the latest turn: an earlier turn's happening has mostly been talked over by now
-    told = [_EVENT_LINES[event.name] for event in told_events(latest, _SIDE.get(stance))] if stance != "loss" else []
+    happenings = told_events(latest, _SIDE.get(stance)) if stance != "loss" else ()
+    told = [_EVENT_LINES[event.name] for event in happenings]
     specific = tuple(line for _, questions in told for line in questions)
     # not of a slip whose embarrassment is the story: "i fell down the stairs and my pants fell"
-    harmed_body = stance not in ("ease", "ease_guilt") and any(event.name in _HARMS_BODY for event in
-                                                               told_events(latest, _SIDE.get(stance)))
+    harmed_body = stance not in ("ease", "ease_guilt") and any(event.name in _HARMS_BODY for event in happenings)
     # a feeling told in any turn is not asked for ("I'm ok with it though." after "I have no friends")
     told_feeling = feeling is not None or _FEELING_WORD.search(story) is not None
     if stance == "surprise" and not opening:
