@@ -46,7 +46,7 @@ EVENTS: tuple[Event, ...] = (
     _event("crash", "bad", r"car accident|(?:got into|was in|had) (?:a|an) (?:car )?(?:accident|wreck|crash)|"
            r"(?:road|traffic|bike|motorcycle|minor|small|serious|bad|huge) (?:car )?(?:accident|wreck)|"
            r"car (?:\w+ ){1,3}(?:accident|wreck)|"
-           r"fender[- ]bender|crashed|rear[- ]ended|totaled|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
+           r"fender[- ]bender|crashed|rear[- ]ended|totall?ed|hit (?:a|my|our|the) (?:car|tree|deer|pole)",
            "past|Was anyone hurt?", "past|self:Are you okay?", "past|How bad was the damage?",
            reactions=("{Oh no/Yikes}, accidents are so scary.", "{Oh no/Oh gosh}, what a scare.")),
     _event("breakdown", "bad",
@@ -311,7 +311,9 @@ EVENTS: tuple[Event, ...] = (
            "past|Did you tell anyone?", "past|self:Do you feel safe now?",
            reactions=("{Ugh/Yikes}, that's so creepy.", "{Oh no/Ugh}, that sounds really unsettling.")),
     _event("spoiled", "bad",
-           r"mou?ldy?|rotten (?:food|eggs?|meat|fruit|milk)|(?:milk|food|meat|fruit|leftovers) (?:had )?(?:gone|went) "
+           # mould on food, not on a garage wall: "I found some mold growing out in the garage"
+           r"mou?ldy|mou?ld (?:on|in) (?:my|the|our) (?:bread|food|cheese|fruit|sandwich|leftovers|coffee|drink)|"
+           r"rotten (?:food|eggs?|meat|fruit|milk)|(?:milk|food|meat|fruit|leftovers) (?:had )?(?:gone|went) "
            r"(?:bad|off)|(?:a )?(?:hair|bug|fly) in (?:my|the)",
            "past|Did you take it back?", "past|Did you eat any of it?",
            reactions=("{Ew/Yuck/Ugh}, that's so gross!", "{Ew/Oh no}, that would put me off eating.")),
@@ -326,7 +328,8 @@ EVENTS: tuple[Event, ...] = (
            r"can't afford|couldn't afford|(?:I|we) (?:was|were|am|'m|are|'re|became) homeless|evict\w*|"
            r"(?:behind|late) on (?:the |my |our )?(?:rent|bills|payments)|foreclos\w+|"
            r"money (?:is|was|has been) (?:so |really )?tight|financial (?:troubles?|problems?|stress|hardship)|"
-           r"money (?:troubles?|problems)",
+           r"money (?:troubles?|problems)|(?:tight|strict|small|shoestring) budget|rice and beans|"
+           r"paycheck to paycheck",
            "How are you managing right now?", "Is there anyone who can help you out?",
            reactions=("{Oh no/Ugh}, money worries are so stressful.", "{Aw/Oh}, that's such a hard spot to be in.")),
     _event("chores", "bad", r"clean up after|dirty dishes|never cleans?|won't clean|left (?:a|the|their|his|her) mess|"
@@ -440,6 +443,11 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
+    # a chance let go and rued: "They had asked me if I wanted to go in with them, and I said no. I regret that now"
+    _event("missed_out", "any", r"regret (?:not|that|saying no|passing|turning)|(?:I|we) (?:really )?(?:should|could) "
+           r"have (?:gone|said yes|joined|gone in|taken it|bought it)|missed (?:out|my chance)",
+           "Do you think {there'll be/you'll get} another chance?",
+           reactions=("{Aw/Oh no}, that's a tough one to miss out on.",)),
     _event("close_call", "bad", r"(?:almost|nearly) (?:died|got killed|(?:got )?hit|crashed|drowned|fell|"
            r"(?:got|been|was|were|had) (?:in|into) an? (?:\w+ ){0,2}(?:crash|accident|wreck))|close call|"
            # not the idiom of embarrassment: "in the moment, I could have died!"

@@ -817,8 +817,12 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:How bad was|Was there much) (?:the )?damage"),
      re.compile(r"\b(?:totall?ed|wrecked|destroyed|burn(?:ed|t) down|(?:no|minor|little|some) damage|scratch\w*|dents?|"
                 r"dented)\b", re.IGNORECASE)),
-    (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
-                                             r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
+    (re.compile(r"^How long\b"),
+     re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|many|several) "
+                r"(?:years?|months?|weeks?)\b|"
+                # "I finished a major work assignment in a short amount of time"
+                r"\bin (?:no time|record time|(?:a )?(?:short|little) (?:amount of )?time)\b|"
+                r"\bin (?:just )?(?:\d+|an?|one|two|three|a few) (?:hours?|days?|minutes?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
     (re.compile(r"^What's the job\?"), re.compile(r"\b(?:role|position|job) (?:as|at|with|in)\b|\bas an? \w+|"
                                                    r"\bfor (?:an?|the) [\w ]+ (?:role|position|job)\b", re.IGNORECASE)),
@@ -1118,6 +1122,11 @@ _CHEERED = re.compile(r"\b(?:congrat\w*|awesome|amazing|wonderful|fantastic|grea
                       r"good for you|proud)\b", re.IGNORECASE)
 _THANKS = re.compile(r"\W*(?:thanks|thank you|thank u|thx|ty)\b(?: (?:so|very) much| a lot)?"
                      r"(?: (?:my )?(?:friend|buddy|man|dude|pal))?\W*", re.IGNORECASE)
+# thanks for what the listener put forward: "That is a cool idea! Thanks for the great advice! I will do that right
+# now."
+_THANKS_FOR_ADVICE = re.compile(r"\b(?:thanks|thank you|thank u)(?: so much| a lot)? for (?:the|your|that|this) "
+                                r"(?:\w+ )?(?:advice|tips?|ideas?|suggestions?)\b", re.IGNORECASE)
+_HOPES_IT_WORKS = ("I hope it {works out/helps}!", "Good luck with it!")
 # said gently after sad news ("Thank you :(" after condolences), gladly otherwise
 _WELCOMES = {"bad": ("Of course.", "You're welcome."),
              "good": ("You're welcome!", "Of course!", "Anytime!", "You're so welcome!")}
@@ -1643,6 +1652,8 @@ _MISHAP_UNTOLD = re.compile(r"\b(?:did not|didn't|did n't) go (?:according to|as
 # scared to get the news."
 _NEWS_UNTOLD = re.compile(r"\b(?<!to get )(?<!to hear )(?<!for )(?:the|some) (?:\w+ )?news(?: ever)?" + _LATELY,
                           re.IGNORECASE)
+# A listener's question for the story: "thats crazy. and scary.  WHat happened?", "What happens tomorrow?"
+_ASKED_WHAT_HAPPENED = re.compile(r"\bwhat (?:happened|happens)\b", re.IGNORECASE)
 # Questions that ask for the story, or for a feeling: not asked once the speaker has told it.
 _ASKS_FOR_MORE = re.compile(r"(?:more|all) about it|^(?:So |Can I ask )?[Ww]hat happened\?$")
 _ASKS_FOR_THE_STORY = re.compile(r"^(?:(?:Then |So |Can I ask )?[Ww]hat happened|How did (?:that|it) (?:come about|"
@@ -1783,7 +1794,10 @@ _HAPPENED = re.compile(r"\b(?:was|were|did|had|went|got|came|took|made|saw|won|l
                        r"last (?:night|week|month|year|time)|the other (?:day|night|week)|once|one time|used to|"
                        # "my car hydroplaned"
                        r"(?:my|our) \w+ (?!(?:n|f|bl|br|sp)eed\b)\w+ed|"
-                       r"(?:I|we|he|she|they|it) (?!(?:n|f|bl|br|sp)eed\b|proceed|succeed|exceed)\w+ed)\b",
+                       r"(?:I|we|he|she|they|it) (?!(?:n|f|bl|br|sp)eed\b|proceed|succeed|exceed)\w+ed|"
+                       # a deed told without its "I": "Crashed the car, totalled it too."
+                       r"(?:^|(?<=[.!?] ))(?!(?:n|f|bl|br|sp)eed\b)\w{3,}ed (?:the|my|our|it|a|an|into|up|out)|"
+                       r"(?:almost|nearly) died)\b",
                        re.IGNORECASE)
 
 
@@ -1843,6 +1857,12 @@ _FELT_THEN = re.compile(r"\b((?:was|were|been) (?:so |very |really |a bit |prett
                         r" (?=(?:so |very |really )?(?:excited|scared|nervous|afraid|anxious|ready)\b)", re.IGNORECASE)
 
 
+# Words of the future that tell no plan: a habit ("He will go up to people and not leave until they pet him."), and
+# the next of what was just had ("made me happy can't wait for our next vacation").
+_NOT_AHEAD = re.compile(r"\b(?:he|she|it|they) will (?:\w+ ){0,8}?(?:until|whenever|every time|no matter)\b|"
+                        r"\b(?:can't|cannot|can not) wait (?:for|until|till) (?:our|the|my) next \w+", re.IGNORECASE)
+
+
 def story_time(speaker: list[str]) -> str:
     """Whether the speaker tells of something still to come ("future"), of what happened ("past") or of how things
     are ("now"): the latest turn's time, or the first turn's when the latest says nothing of it. A day ahead named
@@ -1850,7 +1870,7 @@ def story_time(speaker: list[str]) -> str:
     if len(speaker) > 1 and _AHEAD_BY_DATE.search(speaker[0]) and not _HAPPENED.search(speaker[0]):
         return "future"
     for latest, turn in ((True, speaker[-1]), (False, speaker[0])):
-        turn = _FELT_THEN.sub(r"\1 was ", turn)
+        turn = _NOT_AHEAD.sub(" ", _FELT_THEN.sub(r"\1 was ", turn))
         if ((_LONG_AGO.search(turn) or _RECALLED.search(turn) or latest and _AGO.search(turn))
                 and not _AHEAD_BY_DATE.search(turn)):
             # a hope or a plan of back then: "I remember when I submitted my CV ... hoping that it was positive!"
@@ -1882,10 +1902,13 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     told_at_length = len(latest.split()) > 16
     heard = _heard_side(history)
     answered = len(history) >= 2 and history[-2].role == "listener" and "?" in history[-2].utterance
-    if len(speaker) == 2 and answered and any(told.search(speaker[0]) for told in (_TEASER, _NEWS_UNTOLD,
-                                                                                  _STORY_PROMISED, _MISHAP_UNTOLD)):
-        # the story a teaser promised, told when asked for: heard as a first story, not as an answer ("My 4 year-old
-        # just dropped his pants and started peeing in the grass!" is not met with "Ah, gotcha. That's understandable.")
+    if len(speaker) == 2 and answered and (any(told.search(speaker[0]) for told in (_TEASER, _NEWS_UNTOLD,
+                                                                                   _STORY_PROMISED, _MISHAP_UNTOLD))
+                                           or _ASKED_WHAT_HAPPENED.search(history[-2].utterance)
+                                           and (told_events(latest, "bad") or told_events(latest, "good"))):
+        # the story a teaser promised, or the listener asked for, told when asked: heard as a first story, not as an
+        # answer ("My 4 year-old just dropped his pants and started peeing in the grass!" is not met with "Ah, gotcha.
+        # That's understandable."; "Crashed the car, totalled it too." after "I almost died today" is asked after)
         opening, answered = True, False
     # a short yes or no that tells nothing more ("Yeah, I'm fine, the car was parked."; not "It was, but it got
     # scary", nor "No, he just doesn't understand the meaning of loyalty.") has the side of the question it answers
@@ -2290,6 +2313,10 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         comment = pick(frames.comments, False)
         welcome = rng.choice(_WELCOMES["bad" if stance == "loss" or _SIDE.get(stance) == "bad" else "good"])
         return f"{welcome} {comment}" if comment else welcome
+    if not opening and _THANKS_FOR_ADVICE.search(latest) and len(latest.split()) <= 20 and not happenings:
+        # thanks for a suggestion: welcomed and wished well with it, not asked "What are you most excited about?"
+        welcome = rng.choice(_WELCOMES["good"])
+        return f"{welcome} {rng.choice(_ways(rng.choice(_HOPES_IT_WORKS)))}"
     # a reaction that names the happening, more often than not ("Aw, breakups are so hard."); not in a hedge, whose
     # stance is the least sure
     named_reaction = tuple(line for reactions, _ in told for line in reactions

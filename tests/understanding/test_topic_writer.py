@@ -2789,3 +2789,45 @@ def test_readings_from_the_tuning_rating_of_seed_307():
     for answer in _replies("impressed", "have you ever watched this show it was really quite good?",
                            "What is the name of the show?", "It was called Hero's"):
         assert answer.startswith("Oh, Hero's!") or answer.startswith("Ooh, Hero's!"), answer
+
+
+def test_readings_from_the_tuning_rating_of_seed_308():
+    """Read off a blind rating of tuning turns (seed 308, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Oh no, I'm really sorry to hear that. It's okay to feel down about it." to a crash told when asked what happened
+    for answer in _replies("devastated", "I almost died today coming home from work.",
+                           "thats crazy. and scary.  WHat happened?", "Crashed the car, totalled it too."):
+        assert re.search(r"okay\?|hurt\?|[Ww]ere you hurt", answer), answer
+    # "Ugh, that's so gross! Did you eat any of it?" to mould on a garage wall
+    for answer in _replies("disgusted", "I found some mold growing out in the garage"):
+        assert not re.search(r"\beat\b|eating", answer), answer
+    # "Aw, that's tough. Were you able to sort it out?" to a chance let go and rued
+    for answer in _replies("surprised", "A group of coworkers who play the same lottery numbers every week won "
+                                        "$100,000 on the pick 6 last week.",
+                           "that is so lucky, they must be so happy they bought that ticket",
+                           "They had asked me if I wanted to go in with them, and I said no. I regret that now, I "
+                           "could have really used a share of that money."):
+        assert not re.search(r"sort(?:ed)? (?:it )?out", answer), answer
+    # "Oh, that sounds promising! What are you most excited about?" to thanks for a suggestion
+    for answer in _replies("confident", "Yes maybe I should but my ego gets in the way.",
+                           "You could just cook him a nice dinner or plan a special date instead.",
+                           "That is a cool idea! Thanks for the great advice! I will do that right now. :)"):
+        assert re.match(r"You're (?:so )?welcome|Of course|Anytime", answer), answer
+    # "Oh, I hope it goes well! I'm sure it will go great." to a dog's habit, after a day at the park
+    for fine in ("joyful", "anticipating"):
+        for answer in _replies(fine, "I took my pup to the park last weekend and he had fun meeting other dogs and "
+                                     "their owners!",
+                               "Thats always fun! Does your pup do well with other dogs?",
+                               "Yeah he is a golden so he is happy no matter what lol. He will go up to people and not "
+                               "leave until they pet him."):
+            assert not re.search(r"hope it goes|will go (?:great|really well)|[Gg]ood luck|Soak it|Enjoy every|"
+                                 r"Make the most", answer), answer
+    # "Ooh, that sounds like an amazing trip! Enjoy every bit of it!" to a trip come back from
+    for answer in _replies("joyful", "Me and my family just came back from vacation we had a great time.",
+                           "Where did you go ?",
+                           "We went to Disney world in Orlando,Fl to see my kids have a great time made me happy can't "
+                           "wait for our next vacation."):
+        assert not re.search(r"Enjoy every|Soak it|Savor every|Make the most", answer), answer
+    # "Oh, that's nice. How long did it take you?" to a task done "in a short amount of time"
+    for answer in _replies("prepared", "I finished a major work assignment in a short amount of time"):
+        assert "How long" not in answer, answer
