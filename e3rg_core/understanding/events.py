@@ -443,6 +443,24 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
+    # tears at music or a show: met as being moved, not as grief
+    _event("moved", "good", r"(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me|(?:moved|touched) "
+           r"(?:me )?to tears)",
+           "past|What got to you {most/the most}?",
+           reactions=("{Aw/Oh}, that's so moving.",)),
+    # a pet's mischief in the home: "i found my sofa torn up"
+    _event("pet_mess", "bad",
+           r"(?:dog|puppy|pup|cat|kitten) (?:\w+ ){0,3}?(?:chewed|tore|ripped|destroyed|peed|pooped)|"
+           r"(?:sofa|couch|shoes?|pillows?|carpet|rug|furniture|curtains) (?:was |were |all )?(?:torn|ripped|chewed) "
+           r"up",
+           "past|Can it be fixed?", "pet:Has {topic} done {this/something like this} before?",
+           reactions=("{Oh no/Ugh}, what a mess!", "{Oh no/Ugh}, pets can be such troublemakers.")),
+    # a garden lost: "All my cucumber plants died this week due to too much rain"
+    _event("garden", "bad", r"(?:plants?|garden|tomato(?:es)?|flowers|crops?|cucumbers?|seedlings|vegetables) "
+           r"(?:\w+ ){0,2}?(?:died|dying|wilted|rotted|got ruined|were ruined)|"
+           r"(?:killed|lost) (?:all )?(?:of )?(?:my|our|the) (?:\w+ )?(?:plants|garden|flowers|crops)",
+           "Will you try planting again?",
+           reactions=("{Aw/Oh no}, after all that work!", "{Aw/Oh no}, that's so disappointing.")),
     # a chance let go and rued: "They had asked me if I wanted to go in with them, and I said no. I regret that now"
     _event("missed_out", "any", r"regret (?:not|that|saying no|passing|turning)|(?:I|we) (?:really )?(?:should|could) "
            r"have (?:gone|said yes|joined|gone in|taken it|bought it)|missed (?:out|my chance)",

@@ -209,7 +209,9 @@ def find_topic(text: str, stance: str) -> Topic | None:
     owner = {"my": "your", "our": "your", "his": "his", "her": "her", "their": "their"}.get(determiner)
     if owner is None:
         # "some kid at the gas station" is not the speaker's kid (a friend or a dog mostly is theirs)
-        stranger = noun in ("kid", "child") and determiner in ("a", "an", "the", "this", "that", "some")
+        stranger = (noun in ("kid", "child") and determiner in ("a", "an", "the", "this", "that", "some")
+                    # nor are animals named in the plural, unowned: "a lot of hunters and hunting dogs"
+                    or kind == "pet" and not determiner and noun in _PLURAL)
         owner = ("your" if kind in ("person", "pet") and noun not in ("baby", "kids", "children") and not stranger
                  else "the")
     if not determiner and (possessor := re.search(r"(?:\b(my|our)\s+)?\b([A-Za-z-]+)'s\s+$", text[:match.start()],
@@ -817,12 +819,8 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:How bad was|Was there much) (?:the )?damage"),
      re.compile(r"\b(?:totall?ed|wrecked|destroyed|burn(?:ed|t) down|(?:no|minor|little|some) damage|scratch\w*|dents?|"
                 r"dented)\b", re.IGNORECASE)),
-    (re.compile(r"^How long\b"),
-     re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|many|several) "
-                r"(?:years?|months?|weeks?)\b|"
-                # "I finished a major work assignment in a short amount of time"
-                r"\bin (?:no time|record time|(?:a )?(?:short|little) (?:amount of )?time)\b|"
-                r"\bin (?:just )?(?:\d+|an?|one|two|three|a few) (?:hours?|days?|minutes?)\b", re.IGNORECASE)),
+    (re.compile(r"^How long\b"), re.compile(r"\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
+                                             r"many|several) (?:years?|months?|weeks?)\b", re.IGNORECASE)),
     (re.compile(r"name\?$|^What was it called\?"), re.compile(r"\bnamed?\b|\bcalled\b|\btitled\b")),
     (re.compile(r"^What's the job\?"), re.compile(r"\b(?:role|position|job) (?:as|at|with|in)\b|\bas an? \w+|"
                                                    r"\bfor (?:an?|the) [\w ]+ (?:role|position|job)\b", re.IGNORECASE)),
@@ -1040,6 +1038,13 @@ _ENJOYED = re.compile(r"\b(?:so|really|too|very) (?:good|delicious|tasty|yummy)\
 _MENDED = re.compile(r"\b(?:got|get|had|have|finally) (?:my|our|the) (?:\w+ ){0,2}?(?:fixed|repaired)\b",
                      re.IGNORECASE)
 # A friend's betrayal, which no surprise vote makes glad: "nice to my face and back-stabbing the other"
+# Moved to tears by music or a show, which is no grief.
+_MOVED = re.compile(r"\b(?:song|music|guitar|piano|violin|sing\w*|choir|concert|movie|film|show|performance|speech|"
+                    r"vows|poem)\b[^.!?]*\b(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me)\b|"
+                    r"\b(?:moved|touched) (?:me )?to tears\b", re.IGNORECASE)
+# One harmed by another, taken in by the speaker: "we found a young kitten that had been abandoned ... we took him in"
+_TOOK_IN = re.compile(r"\b(?:took (?:him|her|it|them) in|adopted|rescued|gave (?:him|her|it|them) a (?:new )?home)\b",
+                      re.IGNORECASE)
 _BETRAYED = re.compile(r"\b(?:back-?stab\w*|behind my back|two-faced|betray\w*)", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
@@ -1082,7 +1087,7 @@ _FOR_ME = re.compile(r"\b(?:for (?:me|us)|I was having|(?:helped|help) (?:me|us)
 _ANOTHERS_SKILL = re.compile(rf"\bhow (?:good|fast|talented|skilled|smart) (?:he|she|they|(?:my|our) (?:\w+ )?"
                              rf"(?:{_PERSON_WORDS})) (?:is|are|was|were|gets?|got)\b", re.IGNORECASE)
 # Envy said outright: it is met as envy whatever the turn's news.
-_ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous)\b|"
+_ENVY_TOLD = re.compile(r"(?<!not )(?<!n't )\b(?:envious|envy|jealous|resent(?:ed|ful)?)\b|"
                         r"\bwish (?:I|we) (?:could be|was|were|had been) (?:that |as |so )?lucky\b|"
                         r"\bwish (?:that|it) (?:could have been|had been|was|were) (?:me|us)\b", re.IGNORECASE)
 # What a letdown is: something hoped for that did not come.
@@ -1426,7 +1431,14 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                   # it when people talk with their mouth full of food"; nor is rain asked if it happened before
                   (re.compile(r"How are you (?:dealing with|handling|coping)\b"),
                    re.compile(rf"{_WEATHER.pattern}|\bwhen (?:people|someone|others|somebody)\b", re.IGNORECASE)),
+                  # nor is a garden lost a grief to hold up through: "All my cucumber plants died this week"
+                  (re.compile(r"holding up|How are you (?:doing with it|coping|dealing with|handling)\b"),
+                   re.compile(r"\b(?:plants?|garden|crops?)\b", re.IGNORECASE)),
                   (re.compile(r"^Has (?:it|that) happened before"), _WEATHER),
+                  # loneliness felt out among others is not eased by going out: "I was really lonely sitting alone in
+                  # the train"
+                  (re.compile(r"get out of the house"),
+                   re.compile(r"\b(?:train|bus|plane|flight|subway|party|crowd)\b", re.IGNORECASE)),
                   # not of what the speaker had once: "I had a couple rabbits once, interesting pets to take care of."
                   (re.compile(r"(?:like|love) most about it\?"),
                    re.compile(r"\b(?:I|we) (?:had|owned)\b[^.!?]*\bonce\b|\bused to (?:have|own)\b", re.IGNORECASE)),
@@ -1764,6 +1776,8 @@ _SURE = re.compile(r"\b(?:confident|sure|easy|relaxed|assured?|knew I (?:would|c
                    re.IGNORECASE)
 # A good thing longed for: "I dream of the day I can enjoy Angel Soft or Charmin again."
 _LONGING = re.compile(r"\b(?:I (?:dream of|long for|miss)|I wish I could)\b[^.!?]*\bagain\b", re.IGNORECASE)
+_DEPENDED_ON = re.compile(r"\b(?:was|were|am|are|'m|'re) (?:really |so |kind of |kinda )?(?:depending|counting|"
+                          r"relying|banking) on\b", re.IGNORECASE)
 # Eagerness, said only where no nerves are told
 _SAYS_EAGER = re.compile(r"excited|looking forward|look forward|everything you want")
 # A habit the speaker keeps now: "Every night before bed, we read the Bible to our son."
@@ -1857,10 +1871,13 @@ _FELT_THEN = re.compile(r"\b((?:was|were|been) (?:so |very |really |a bit |prett
                         r" (?=(?:so |very |really )?(?:excited|scared|nervous|afraid|anxious|ready)\b)", re.IGNORECASE)
 
 
-# Words of the future that tell no plan: a habit ("He will go up to people and not leave until they pet him."), and
-# the next of what was just had ("made me happy can't wait for our next vacation").
+# Words of the future that tell no plan: a habit ("He will go up to people and not leave until they pet him."), the
+# next of what was just had ("made me happy can't wait for our next vacation"), a guess agreed to.
 _NOT_AHEAD = re.compile(r"\b(?:he|she|it|they) will (?:\w+ ){0,8}?(?:until|whenever|every time|no matter)\b|"
-                        r"\b(?:can't|cannot|can not) wait (?:for|until|till) (?:our|the|my) next \w+", re.IGNORECASE)
+                        r"\b(?:can't|cannot|can not) wait (?:for|until|till) (?:our|the|my) next \w+|"
+                        # a listener's guess agreed to: "Yes and I will it was great" after "I bet you'll remember that"
+                        r"\b(?:yes|yeah|yep|and),? I will\b(?= (?:it|and|but|because|for sure)\b|\W*$)",
+                        re.IGNORECASE)
 
 
 def story_time(speaker: list[str]) -> str:
@@ -1922,6 +1939,14 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # disgust needs something gross told: not "Yuck, that's nasty." to "They are Ukrainian dumplings." or "I
         # picked up a homeless guy"
         stance = "validate" if _HARMED.search(story) or _THE_WORST_ONE.search(story) else "acknowledge"
+    if (stance in ("acknowledge", "acknowledge_bad", "acknowledge_story", "interest", "surprise")
+            and _MOVED.search(story)):
+        # tears at music are no grief: "I was listening to a guitar play the other day, and it made me cry a little."
+        stance = "savor"
+    if (stance == "celebrate" and _KINDNESS_TO_ME.search(latest) and not tells_news(latest, "good")
+            and (helper := find_topic(latest, "appreciate")) is not None and helper.kind == "person"):
+        # help given, not a feat: "Presentation, a co-worker came in and helped me out" is no "Way to go!"
+        stance = "appreciate"
     if ((_SIDE.get(stance) == "bad" or stance == "acknowledge") and stance not in ("loss", "illness")
             and (_GRATEFUL.search(latest) and _KINDNESS_TO_ME.search(story) or _KINDNESS_TO_ME.search(latest))
             and not bad_happening):
@@ -1930,7 +1955,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # mine let me borrow his car" after the engine failed with "Aw, that's rough."
         stance = "appreciate"
     if ((stance in ("appreciate", "interest") or stance == "surprise" and opening and _BETRAYED.search(story))
-            and not _KINDNESS_TO_ME.search(story)
+            and not _KINDNESS_TO_ME.search(story) and not _TOOK_IN.search(story)
             and any(_undenied(story, harm) for harm in _HARMED.finditer(story))):
         # no kindness to admire in a wrong, nor a story to enjoy: "nice to my face and back-stabbing", "revealed a deep
         # dark secret I told her in confidence" are not "That's really lovely."; nor, voted a surprise, "nice to my face
@@ -1956,7 +1981,7 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "validate" if _HARMED.search(story) else "acknowledge"
     elif stance == "envy" and _PARTNER.search(story):
         stance = "comfort"
-    elif stance == "envy" and not _ENVIED.search(story):
+    elif stance == "envy" and not _ENVIED.search(story) and not _ENVY_TOLD.search(story):
         stance = "acknowledge"
     if stance == "ease_guilt" and _LET_DOWN_BY_ANOTHER.search(story) and not _OWN_MISDEED.search(story):
         # let down by another, not at fault: "I feel so bad" is hurt, and "It's clear you feel bad about it." blames
@@ -2093,9 +2118,11 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # nothing glad told now, after a story of bad news only: "yea he is a smart kid I just think he has been
         # playing too much fortnite." after his first F is no "What wonderful news!"
         stance = "acknowledge"
-    if stance in ("celebrate", "look_forward", "savor", "interest", "acknowledge") and _LONGING.search(latest):
+    if stance in ("celebrate", "look_forward", "savor", "interest", "acknowledge") and (
+            _LONGING.search(latest) or _DEPENDED_ON.search(latest) and news(story)[0]):
         # a good thing longed for is one missed now: "I dream of the day I can enjoy Angel Soft or Charmin again." is
-        # no "Ooh, that's exciting!"
+        # no "Ooh, that's exciting!"; nor is one depended on and not got ("thank you, i was really depending on this
+        # promotion" after "I found out I did not get it") "great to hear"
         stance = "acknowledge_bad"
     if stance == "acknowledge" or (stance == "look_forward" and time == "past"):
         # the latest turn's news, else the story's: "They decided not to hire me." after a hopeful first turn

@@ -2828,6 +2828,62 @@ def test_readings_from_the_tuning_rating_of_seed_308():
                            "We went to Disney world in Orlando,Fl to see my kids have a great time made me happy can't "
                            "wait for our next vacation."):
         assert not re.search(r"Enjoy every|Soak it|Savor every|Make the most", answer), answer
-    # "Oh, that's nice. How long did it take you?" to a task done "in a short amount of time"
-    for answer in _replies("prepared", "I finished a major work assignment in a short amount of time"):
-        assert "How long" not in answer, answer
+
+
+def test_readings_from_the_tuning_rating_of_seed_309():
+    """Read off a blind rating of tuning turns (seed 309, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Ugh, how infuriating. You deserved better than that." to an abandoned kitten taken in
+    for answer in _replies("caring", "Years ago when we moved into our home, we found a young kitten that had been "
+                                     "abandoned.",
+                           "Awww. Did you keep it?",
+                           "Yes, we did. He was so cute we took him in, and now he is 9 years old."):
+        assert not re.search(r"infuriat|deserved? better|frustrat|rotten|terrible", answer), answer
+    # "Ah, that's so great to hear. How do you feel about it now?" to a promotion depended on and not got
+    for answer in _replies("disappointed", "i thought I was going to get a promotion. I found out I did not get it",
+                           "I'm sorry to hear that. Hopefully something better is coming along for you soon.",
+                           "thank you, i was really depending on this promotion"):
+        assert not CHEER.search(answer) and "great to hear" not in answer, answer
+    # "Aw, that's nice. What was the best part?" to resentment of one who found the same dress
+    for answer in _replies("jealous", "My husbands brother was getting married.  I searched online and in every shop "
+                                      "to find the perfect dress.  I finally found it, tried it on and loved it.  The "
+                                      "next day my sister in law called in.  She had also found the perfect dress. It "
+                                      "was the same dress!! Couldnt believe it.  Oh how I resented her at that "
+                                      "moment."):
+        assert not re.search(r"nice|best part|great to hear|lovely", answer), answer
+
+
+
+def test_readings_from_the_tuning_rating_of_seed_310():
+    """Read off a blind rating of tuning turns (seed 310, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Oh, interesting. What happened next?" to tears at music
+    for fine in ("nostalgic", "sad", "surprised"):
+        for answer in _replies(fine, "I was listening to a guitar play the other day, and it made me cry a little."):
+            assert not re.search(r"interesting|happened next|sorry|rough|so hard|hard for", answer), answer
+    # "Way to go! That must have felt really good." to a co-worker's help
+    for answer in _replies("grateful", "I was busy with a work related project", "Oh? What kind of project?",
+                           "Presentation, a co-worker came in and helped me out"):
+        assert not re.search(r"Way to go|Good for you|congrat|proud", answer, re.IGNORECASE), answer
+    # "I'm sorry, that must hurt. Is there someone you can talk to about it?" to a sofa torn up by the dog
+    for answer in _replies("sad", "i came home yesterday, i found my sofa torn up, let's say this I am not very  happy "
+                                  "with my pet dog"):
+        assert not re.search(r"must hurt|talk to about it|holding up|coping", answer), answer
+    # "Aw, that's really rough. How are you holding up?" to cucumber plants lost to rain
+    for answer in _replies("sad", "All my cucumber plants died this week due to too much rain"):
+        assert not re.search(r"holding up|coping|so sorry for your loss", answer), answer
+    # "Is there anything you enjoy doing to get out of the house?" to loneliness on a train
+    for answer in _replies("lonely", "I was really lonely sitting alone in the train"):
+        assert "out of the house" not in answer, answer
+    # "How old are your dogs?" of hunters' dogs
+    for answer in _replies("nostalgic", "We went camping in the mountain. We did not know it was bear season. There "
+                                        "were a lot of hunters and hunting dogs in the area. They were chasing the "
+                                        "bears into one area"):
+        assert "your dogs" not in answer, answer
+    # "What are you most looking forward to?" to a concert agreed to be one to remember
+    for answer in _replies("impressed", "I went to my first concert this weekend I seen Beyonce herself it was so "
+                                        "awesome.",
+                           "Oh nice! I bet you'll remember that for a long time",
+                           "Yes and I will it was great and her voice and the singers really moved me because even in "
+                           "person it was lovely."):
+        assert not re.search(r"looking forward|excited about|hope it goes|Good luck", answer), answer
