@@ -443,6 +443,20 @@ EVENTS: tuple[Event, ...] = (
            r"(?:photos|pictures|photographs) of",
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
+    # an animal left to fend for itself, found: "I found an abandoned cat in an alleyway yesterday."
+    _event("stray", "good", r"(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup)",
+           "past|Did you take it {home/in}?", "Are you going to keep it?",
+           reactions=("{Aw/Oh}, poor little thing!",), is_news=False),
+    # a raise asked for, its answer not told: "So I asked my boss for a raise today."
+    _event("raise_asked", "any",
+           r"asked (?:my |the |our )?(?:boss|manager|supervisor) for (?:a|the) (?:raise|promotion)",
+           "past|How did it go?", "past|How did your boss take it?", "past|Did you get it?",
+           reactions=("{Ooh/Wow}, that takes guts!",)),
+    # a debt paid off: "today made my last student loan payment"
+    _event("paid_off", "good", r"(?:paid off|last|final) (?:my |the |our )?(?:\w+ )?(?:loans?|debts?|mortgage)(?: "
+           r"payment)?",
+           "How are you going to celebrate?", "How does it feel to be done with it?",
+           reactions=("{Wow/Oh}, what a milestone!", "Congrats on being debt free!")),
     # tears at music or a show: met as being moved, not as grief
     _event("moved", "good", r"(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me|(?:moved|touched) "
            r"(?:me )?to tears)",

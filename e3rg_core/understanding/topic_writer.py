@@ -826,7 +826,10 @@ _ANSWERED: tuple[tuple[re.Pattern, re.Pattern], ...] = (
                                                    r"\bfor (?:an?|the) [\w ]+ (?:role|position|job)\b", re.IGNORECASE)),
     (re.compile(r"^How do you think it went\?|^When will you hear back\?"),
      re.compile(r"\b(?:got (?:the|a|my) (?:job|offer|position)|hired|offer\w*|heard back|went (?:well|great|badly|"
-                r"terribly|fine|okay)|nailed|bombed|rejected|turned down|did(?:n't| not) get)\b", re.IGNORECASE)),
+                r"terribly|fine|okay)|nailed|aced?|bombed|rejected|turned down|did(?:n't| not) get)\b", re.IGNORECASE)),
+    (re.compile(r"^Did you take it (?:home|in)\?|^Are you going to keep it\?"),
+     re.compile(r"\b(?:took|take|taking|brought|bring) (?:him|her|it|them) (?:in|home)\b|\badopt\w*|\bkept\b",
+                re.IGNORECASE)),
     (re.compile(r"^What (?:are you reading|was the book)\?"),
      re.compile(r"\b(?:reading|read|book|novel)\s+(?:called\s+)?(?!I\b)(?-i:[A-Z])\w+", re.IGNORECASE)),
     # its age, or a pet the speaker "had" (it may be gone)
@@ -1043,7 +1046,8 @@ _MOVED = re.compile(r"\b(?:song|music|guitar|piano|violin|sing\w*|choir|concert|
                     r"vows|poem)\b[^.!?]*\b(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me)\b|"
                     r"\b(?:moved|touched) (?:me )?to tears\b", re.IGNORECASE)
 # One harmed by another, taken in by the speaker: "we found a young kitten that had been abandoned ... we took him in"
-_TOOK_IN = re.compile(r"\b(?:took (?:him|her|it|them) in|adopted|rescued|gave (?:him|her|it|them) a (?:new )?home)\b",
+_TOOK_IN = re.compile(r"\b(?:took (?:him|her|it|them) in|adopted|rescued|gave (?:him|her|it|them) a (?:new )?home|"
+                      r"found (?:a|an|this) (?:\w+ )?(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup))\b",
                       re.IGNORECASE)
 _BETRAYED = re.compile(r"\b(?:back-?stab\w*|behind my back|two-faced|betray\w*)", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
@@ -1428,13 +1432,14 @@ _NEVER_SAID_OF = ((re.compile(r"annoying|slips? up"), _HARMED),
                               r"their) (?:\w+ )?(?:interview|exam|test|audition|game|race|match|surgery)\b",
                               re.IGNORECASE)),
                   # rain or a pet peeve is not a hardship to be handled: "the rain today is frustrating", "I don't like
-                  # it when people talk with their mouth full of food"; nor is rain asked if it happened before
+                  # it when people talk with their mouth full of food"; nor is rain asked if it happened before, nor
+                  # hoped sorted out
                   (re.compile(r"How are you (?:dealing with|handling|coping)\b"),
                    re.compile(rf"{_WEATHER.pattern}|\bwhen (?:people|someone|others|somebody)\b", re.IGNORECASE)),
                   # nor is a garden lost a grief to hold up through: "All my cucumber plants died this week"
                   (re.compile(r"holding up|How are you (?:doing with it|coping|dealing with|handling)\b"),
                    re.compile(r"\b(?:plants?|garden|crops?)\b", re.IGNORECASE)),
-                  (re.compile(r"^Has (?:it|that) happened before"), _WEATHER),
+                  (re.compile(r"^Has (?:it|that) happened before|sorted out"), _WEATHER),
                   # loneliness felt out among others is not eased by going out: "I was really lonely sitting alone in
                   # the train"
                   (re.compile(r"get out of the house"),
@@ -1829,9 +1834,11 @@ _YES = re.compile(r"\W*(?:yes|yeah|yep|yup|yea|ya|sure|definitely|absolutely|of 
                   r"(?:did|was|were|am|is|do|does|have|has|will)\b(?!\s*(?:n't|not)))\b", re.IGNORECASE)
 _NO = re.compile(r"\W*(?:no|nope|nah|not really|never|(?:I|we|it|he|she|they) (?:didn't|wasn't|weren't|haven't|"
                  r"hasn't|don't|doesn't|won't|did not|was not))\b", re.IGNORECASE)
-# a yes-no question, not one with "not" in it nor one of two choices ("did she need to go out or is she sick?")
-_ASKS_YES_NO = re.compile(r"(?:[^?,]*,\s*)?(?:(?:oh|so|and|well|ok|okay|wow)\W+)?(?:is|are|was|were|did|do|does|have|"
-                          r"has|had|can|could|will)\b(?![^?]*(?:\bnot\b|n't\b|\bor\b))[^?]*\?", re.IGNORECASE)
+# a yes-no question, after up to two clauses ("Oh yea, I can relate to the good times, is she still alive?"), not one
+# with "not" in it nor one of two choices ("did she need to go out or is she sick?")
+_ASKS_YES_NO = re.compile(r"(?:[^?,]*,\s*){0,2}(?:(?:oh|so|and|well|ok|okay|wow)\W+)?"
+                          r"(?:is|are|was|were|did|do|does|have|has|had|can|could|will)\b"
+                          r"(?![^?]*(?:\bnot\b|n't\b|\bor\b))[^?]*\?", re.IGNORECASE)
 # an answer that goes on to say more than yes or no
 _QUALIFIED = re.compile(r"\b(?:but|until|though|although|except|just|only|don't know|not sure)\b", re.IGNORECASE)
 
@@ -1840,7 +1847,7 @@ _QUALIFIED = re.compile(r"\b(?:but|until|though|although|except|just|only|don't 
 _HOPED = re.compile(r"\b(?:ok|okay|alright|all right|fine|safe|well|good|better|enough|ready|prepared|worth it|"
                     r"work(?:ed)? out|make it|made it|pass(?:ed)?|win|won|enjoy(?:ed)?|like it|love it|fun|happy|"
                     r"proud|excited|able|find it|found it|get it|get in|got it|got in|recover(?:ed)?|"
-                    r"improv(?:e|ed|ing)|satisfied)\b", re.IGNORECASE)
+                    r"improv(?:e|ed|ing)|satisfied|alive|still with (?:us|you))\b", re.IGNORECASE)
 _HOPED_NOT = re.compile(rf"{_FEARED.pattern}|\b(?:hurt|injured|lost|missing|stolen|broken?|damaged|worse|fail(?:ed)?|"
                         r"late|mad|angry|upset|disappointed|sad|cry|trouble|fired|caught|accident|sick|painful|"
                         r"expensive|embarrassed|annoyed)\b", re.IGNORECASE)
@@ -1938,7 +1945,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
     if stance == "disgust" and not _GROSS.search(story):
         # disgust needs something gross told: not "Yuck, that's nasty." to "They are Ukrainian dumplings." or "I
         # picked up a homeless guy"
-        stance = "validate" if _HARMED.search(story) or _THE_WORST_ONE.search(story) else "acknowledge"
+        stance = ("interest" if _TOOK_IN.search(story) else "validate" if _HARMED.search(story)
+                  or _THE_WORST_ONE.search(story) else "acknowledge")
     if (stance in ("acknowledge", "acknowledge_bad", "acknowledge_story", "interest", "surprise")
             and _MOVED.search(story)):
         # tears at music are no grief: "I was listening to a guitar play the other day, and it made me cry a little."
@@ -2049,7 +2057,8 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         stance = "reassure"
     # an application or an interview still waits on its answer: "Man I felt good when I applied for my job!" is not
     # congratulated on the job, but met gladly and asked about (or wished luck, while it is ahead)
-    awaiting = _TRIED.search(story) is not None and not _ANSWERED_ATTEMPT.search(story)
+    asked_a_raise = any(event.name == "raise_asked" for event in told_events(story, None))
+    awaiting = (_TRIED.search(story) is not None or asked_a_raise) and not _ANSWERED_ATTEMPT.search(story)
     if stance == "celebrate" and awaiting:
         stance = "look_forward"
     if _WISHED.search(latest):
@@ -2075,8 +2084,9 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
         # met with "Oh my goodness! What was your reaction?"; nor is a name given when asked ("Worker 2") met with
         # "Argh, that's really frustrating!"
         stance = "acknowledge"
-    if stance == "surprise" and (latest_news == (False, True) or not latest_news[0] and not _LONG_AGO.search(latest)
-                                 and any(event.name in _GLAD_SURPRISES for event in told_events(latest, "good"))):
+    if stance == "surprise" and not awaiting and (
+            latest_news == (False, True) or not latest_news[0] and not _LONG_AGO.search(latest)
+            and any(event.name in _GLAD_SURPRISES for event in told_events(latest, "good"))):
         # a glad surprise: "my husband threw me an unexpected party for my birthday!", "I was shocked my husband bought
         # me flowers today out of the blue."
         stance = "celebrate"
@@ -2196,12 +2206,14 @@ def topic_reply(history: tuple[Utterance, ...], stance: str, rank: Rank | None =
             # a first story that tells no news either way is heard with interest: not "I hear you." (an answer to a
             # view) and "What was going through your head?" to "I was going through some boxes in my attic today."
             stance = "acknowledge_story"
-    if (stance in ("interest", "acknowledge_good") and opening and not latest_news[1]
-            and not _READY.search(latest) and not _SURE.search(latest)
-            and (planned := find_topic(latest, stance)) and planned.noun in _NOUNS_FOR["dated"]
-            and planned.kind in ("work", "study") and planned.noun != "interview"):
-        # a trial told without news is asked about, not called nice: "I had a major work presentation to give"; one
-        # met ready or sure ("I was very well prepared for my law exam.") is still glad to hear
+    if opening and (stance in ("interest", "acknowledge_good") and not latest_news[1] and not _READY.search(latest)
+                    and not _SURE.search(latest) and (planned := find_topic(latest, stance))
+                    and planned.noun in _NOUNS_FOR["dated"] and planned.kind in ("work", "study")
+                    and planned.noun != "interview"
+                    or stance in ("interest", "acknowledge_good", "surprise") and asked_a_raise and awaiting):
+        # a trial told without news is asked about, not called nice: "I had a major work presentation to give", "So I
+        # asked my boss for a raise today."; one met ready or sure ("I was very well prepared for my law exam.") is
+        # still glad to hear
         stance = "acknowledge_story"
     if stance in _SEES_BRIGHT_SIDE and (_AT_LEAST.search(latest) or not opening and (
             (resolved := _RESOLVED.search(latest)) and _undenied(latest, resolved))):

@@ -2887,3 +2887,37 @@ def test_readings_from_the_tuning_rating_of_seed_310():
                            "Yes and I will it was great and her voice and the singers really moved me because even in "
                            "person it was lovely."):
         assert not re.search(r"looking forward|excited about|hope it goes|Good luck", answer), answer
+
+
+def test_readings_from_the_tuning_rating_of_seed_311():
+    """Read off a blind rating of tuning turns (seed 311, two raters): each turn got the reply quoted on the code
+    before."""
+    # "Ugh, that's maddening. Did anyone do anything about it?" to a cat found abandoned
+    for answer in _replies("disgusted", "I found an abandoned cat in an alleyway yesterday."):
+        assert not re.search(r"maddening|infuriat|frustrat|anyone do", answer), answer
+    # "Oh, that's so nice! What was that like?" to the last payment of a student loan
+    for answer in _replies("proud", "I picked up a 2nd job last year and today made my last student loan payment"):
+        assert re.search(r"debt free|milestone|done with it|celebrate", answer), answer
+    # "Well, that's nice! What was it like for you?" to a raise asked for, its answer untold
+    for answer in _replies("surprised", "So I asked my boss for a raise today."):
+        assert not re.search(r"nice|great|congrat", answer, re.IGNORECASE), answer
+        assert re.search(r"go\b|get it|take it|say\?|happen", answer), answer
+    # "That's wonderful news! How do you think it went?" after an interview aced
+    for answer in _replies("prepared", "For my current job, I thought about interview answers that I did poorly on "
+                                       "before. I was able to ace this interview.",
+                           "Congratulations. Interviews can be stressful",
+                           "True. The interview I had before I got this job went so, so badly. I studied some common "
+                           "questions so I was ready."):
+        assert "think it went" not in answer, answer
+    # "Ugh, how infuriating. I hope it gets sorted out soon." to rain
+    for answer in _replies("annoyed", "I get so annoyed when it rains I had plans for a family cookout but it started "
+                                      "thundering and lightening such a bummer",
+                           "Oh no that is a total bummer. It's especially common in the summer months.",
+                           "Yes it's the worse especially in Florida it's sunny one day and pouring down raining the "
+                           "next."):
+        assert "sorted out" not in answer, answer
+    # "It sounds like a really special time. Those are memories worth keeping." to a grandmother no longer alive
+    for answer in _replies("sentimental", "i have good memories when i see photos of my grandmother",
+                           "Oh yea, I can relate to the good times, is she still alive?",
+                           "no unfortunately she isnt"):
+        assert not re.search(r"special time|worth keeping|lovely|so nice", answer), answer
