@@ -1040,7 +1040,6 @@ _ENJOYED = re.compile(r"\b(?:so|really|too|very) (?:good|delicious|tasty|yummy)\
 # Something of one's own mended: "I was able to get my car fixed" is a relief, not "What kind of car was it?"
 _MENDED = re.compile(r"\b(?:got|get|had|have|finally) (?:my|our|the) (?:\w+ ){0,2}?(?:fixed|repaired)\b",
                      re.IGNORECASE)
-# A friend's betrayal, which no surprise vote makes glad: "nice to my face and back-stabbing the other"
 # Moved to tears by music or a show, which is no grief.
 _MOVED = re.compile(r"\b(?:song|music|guitar|piano|violin|sing\w*|choir|concert|movie|film|show|performance|speech|"
                     r"vows|poem)\b[^.!?]*\b(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me)\b|"
@@ -1049,6 +1048,7 @@ _MOVED = re.compile(r"\b(?:song|music|guitar|piano|violin|sing\w*|choir|concert|
 _TOOK_IN = re.compile(r"\b(?:took (?:him|her|it|them) in|adopted|rescued|gave (?:him|her|it|them) a (?:new )?home|"
                       r"found (?:a|an|this) (?:\w+ )?(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup))\b",
                       re.IGNORECASE)
+# A friend's betrayal, which no surprise vote makes glad: "nice to my face and back-stabbing the other"
 _BETRAYED = re.compile(r"\b(?:back-?stab\w*|behind my back|two-faced|betray\w*)", re.IGNORECASE)
 _REJECTED = re.compile(r"\b(?:rejected|turned (?:me|us) down|dumped|stood (?:me|us) up|ghosted|laughed at me)\b",
                        re.IGNORECASE)
@@ -1781,6 +1781,7 @@ _SURE = re.compile(r"\b(?:confident|sure|easy|relaxed|assured?|knew I (?:would|c
                    re.IGNORECASE)
 # A good thing longed for: "I dream of the day I can enjoy Angel Soft or Charmin again."
 _LONGING = re.compile(r"\b(?:I (?:dream of|long for|miss)|I wish I could)\b[^.!?]*\bagain\b", re.IGNORECASE)
+# A thing depended on: "thank you, i was really depending on this promotion"
 _DEPENDED_ON = re.compile(r"\b(?:was|were|am|are|'m|'re) (?:really |so |kind of |kinda )?(?:depending|counting|"
                           r"relying|banking) on\b", re.IGNORECASE)
 # Eagerness, said only where no nerves are told
