@@ -445,9 +445,11 @@ def _paired(openings: tuple[str, ...], questions: tuple[str, ...]) -> tuple[str,
 # When the speaker asks the listener something: the listener has no life of its own to tell, so it says so lightly
 # and turns the question back.
 _ASKED_BACK = _paired(("Good question!", "Ooh, that's a tough one.", "Hmm, I'd have to think about that one.",
-                       "Ooh, good one.", "That's a fun question.", "Oh, I'd have to think about that."),
+                       "Ooh, good one.", "That's a fun question.", "Oh, I'd have to think about that.",
+                       "Hmm, good question.", "Now that's a good one.", "Oh, that's a big one."),
                       ("What's your take on it?", "What about you?", "I'd love to hear your answer first.", "And you?",
-                       "What do you think?", "How about you?", "What made you ask?"))
+                       "What do you think?", "How about you?", "What made you ask?", "What would you say?",
+                       "Where do you stand on it?", "I'm curious what you'd say."))
 
 
 @dataclass(frozen=True)
