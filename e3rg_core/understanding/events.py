@@ -30,6 +30,12 @@ def _event(name: str, side: str, words: str, *questions: str, reactions: tuple[s
     return Event(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE), side, questions, reactions, is_news)
 
 
+# Words that `topic_writer` reads a stance from too: an animal left to fend for itself, and tears that tell of being
+# moved
+STRAY_ANIMAL = r"(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup)"
+MOVED_TO_TEARS = (r"made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me|"
+                  r"(?:moved|touched) (?:me )?to tears")
+
 # A baby on the way and a baby born are met alike; their questions differ
 _BABY_REACTIONS = ("{Oh my goodness/Wow/Aw}, congratulations!", "{Aw/Oh}, a baby, how wonderful!")
 
@@ -444,7 +450,7 @@ EVENTS: tuple[Event, ...] = (
            "Do you {look at them/look back at them/go through them} often?",
            reactions=("{Aw/Oh}, old things like that bring {so much/it all} back.",)),
     # an animal left to fend for itself, found: "I found an abandoned cat in an alleyway yesterday."
-    _event("stray", "good", r"(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup)",
+    _event("stray", "good", STRAY_ANIMAL,
            "past|Did you take it {home/in}?", "Are you going to keep it?",
            reactions=("{Aw/Oh}, poor little thing!",), is_news=False),
     # a raise asked for, its answer not told: "So I asked my boss for a raise today."
@@ -458,8 +464,7 @@ EVENTS: tuple[Event, ...] = (
            "How are you going to celebrate?", "How does it feel to be done with it?",
            reactions=("{Wow/Oh}, what a milestone!", "Congrats on being debt free!")),
     # tears at music or a show: met as being moved, not as grief
-    _event("moved", "good", r"(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me|(?:moved|touched) "
-           r"(?:me )?to tears)",
+    _event("moved", "good", MOVED_TO_TEARS,
            "past|What got to you {most/the most}?",
            reactions=("{Aw/Oh}, that's so moving.",)),
     # a pet's mischief in the home: "i found my sofa torn up"

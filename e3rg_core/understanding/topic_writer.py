@@ -19,7 +19,7 @@ from functools import partial
 import numpy as np
 
 from ..contracts import EmotionResult, ReplyWriter, UnderstandingRequest, Utterance
-from .events import EVENTS, tells_news, told_events
+from .events import EVENTS, MOVED_TO_TEARS, STRAY_ANIMAL, tells_news, told_events
 from .prompts import LISTENER_STANCE, ListenerStance, listener_stance, vote_lean
 from .reflection import tidy
 from .reply_ranker import ReplyRanker
@@ -1042,11 +1042,11 @@ _MENDED = re.compile(r"\b(?:got|get|had|have|finally) (?:my|our|the) (?:\w+ ){0,
                      re.IGNORECASE)
 # Moved to tears by music or a show, which is no grief.
 _MOVED = re.compile(r"\b(?:song|music|guitar|piano|violin|sing\w*|choir|concert|movie|film|show|performance|speech|"
-                    r"vows|poem)\b[^.!?]*\b(?:made me (?:cry|tear up)|brought (?:me to )?tears|teared up|moved me)\b|"
+                    rf"vows|poem)\b[^.!?]*\b(?:{MOVED_TO_TEARS})\b|"
                     r"\b(?:moved|touched) (?:me )?to tears\b", re.IGNORECASE)
 # One harmed by another, taken in by the speaker: "we found a young kitten that had been abandoned ... we took him in"
 _TOOK_IN = re.compile(r"\b(?:took (?:him|her|it|them) in|adopted|rescued|gave (?:him|her|it|them) a (?:new )?home|"
-                      r"found (?:a|an|this) (?:\w+ )?(?:abandoned|stray|lost) (?:\w+ )?(?:cat|dog|kitten|puppy|pup))\b",
+                      rf"found (?:a|an|this) (?:\w+ )?{STRAY_ANIMAL})\b",
                       re.IGNORECASE)
 # A friend's betrayal, which no surprise vote makes glad: "nice to my face and back-stabbing the other"
 _BETRAYED = re.compile(r"\b(?:back-?stab\w*|behind my back|two-faced|betray\w*)", re.IGNORECASE)
